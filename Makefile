@@ -1,0 +1,52 @@
+# Truco site. `make help` lists the targets.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+PYTEST_ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help venv install setup run test test-fast test-browser check-deploy messages bench arena loadtest clean
+
+help: ## list the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+$(VENV)/.installed: requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	@touch $@
+
+venv: $(VENV)/.installed ## create .venv and install requirements.txt
+
+setup: venv ## compile translations, migrate, load initial data (data migrations)
+	$(PY) manage.py compile_catalogues
+	$(PY) manage.py migrate --noinput
+
+run: setup ## start the site on http://$(HOST):$(PORT) (daphne, SQLite + in-memory layer unless DATABASE_URL/REDIS_URL)
+	$(PY) manage.py collectstatic --noinput -v 0
+	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) truco_site.asgi:application
+
+test: venv ## run the whole suite (PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set)
+	$(PY) manage.py compile_catalogues
+	$(PY) -m pytest -m "not browser" $(PYTEST_ARGS)
+	$(PY) -m pytest -m browser $(PYTEST_ARGS)
+
+test-fast: venv ## everything but the real-browser tests
+	$(PY) manage.py compile_catalogues
+	$(PY) -m pytest -m "not browser" $(PYTEST_ARGS)
+
+test-browser: venv ## only the real-Chromium tests
+	$(PY) manage.py compile_catalogues
+	$(PY) -m pytest -m browser $(PYTEST_ARGS)
+
+check-deploy: venv ## `check --deploy` with a production-like environment
+	DEBUG=0 SECRET_KEY=$$(openssl rand -hex 32) ALLOWED_HOSTS=truco.example $(PY) manage.py check --deploy --fail-level WARNING
+
+messages: venv ## refresh the .po catalogues after changing user-facing text (needs gettext)
+	cd accounts && ../$(PY) ../manage.py makemessages -l pt_BR -l en
+	$(PY) manage.py makemessages -l pt_BR -l en --ignore=accounts/* --ignore=games/* --ignore=shop/* --ignore=stats/* --ignore=.venv/* --ignore=tests/*
+
+clean: ## remove the venv, the SQLite databases and collected static files
+	rm -rf $(VENV) db.sqlite3* test_db.sqlite3* staticfiles

@@ -1,0 +1,1 @@
+"""Accounts: the user, the profile (display name, country, avatar), privacy, export and deletion."""

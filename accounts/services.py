@@ -1,0 +1,75 @@
+"""Account services: profile changes, the personal-data export and the deletion of an account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Profile, User
+from .signals import account_deleting, personal_data_requested
+
+
+def update_profile(user: User, *, display_name: str, country: str) -> None:
+    """Save a new display name and country together (validation is the form's job)."""
+    with transaction.atomic():
+        if user.username != display_name:
+            user.username = display_name
+            user.save(update_fields=["username"])
+        profile, _ = Profile.objects.get_or_create(user=user)
+        profile.country = country
+        profile.save(update_fields=["country", "updated_at"])
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+def export_personal_data(user: User) -> dict[str, Any]:
+    """Everything stored about the person, as one JSON-able document."""
+    from allauth.account.models import EmailAddress
+
+    profile, _ = Profile.objects.get_or_create(user=user)
+    data: dict[str, Any] = {
+        "exported_at": timezone.now().isoformat(),
+        "account": {
+            "display_name": user.username,
+            "email": user.email,
+            "first_name": user.first_name,
+            "last_name": user.last_name,
+            "date_joined": _iso(user.date_joined),
+            "last_login": _iso(user.last_login),
+            "is_staff": user.is_staff,
+        },
+        "profile": {
+            "country": str(profile.country.code) if profile.country else "",
+            "country_name": str(profile.country.name) if profile.country else "",
+            "avatar": profile.avatar,
+            "created_at": _iso(profile.created_at),
+            "updated_at": _iso(profile.updated_at),
+        },
+        "email_addresses": [
+            {"email": e.email, "verified": e.verified, "primary": e.primary}
+            for e in EmailAddress.objects.filter(user=user).order_by("id")
+        ],
+    }
+    for _receiver, section in personal_data_requested.send(sender=User, user=user):
+        data.update(section or {})
+    return data
+
+
+def _delete_sessions_of(user: User) -> None:
+    # Sessions store the user id inside an encoded blob, not as a foreign key.
+    for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator():
+        if str(session.get_decoded().get("_auth_user_id")) == str(user.pk):
+            session.delete()
+
+
+def delete_account(user: User) -> None:
+    """Remove the person and every row about them; shared records keep a neutral 'deleted player'."""
+    with transaction.atomic():
+        account_deleting.send(sender=User, user=user)
+        _delete_sessions_of(user)
+        user.delete()

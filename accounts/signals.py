@@ -1,0 +1,11 @@
+"""Hooks other apps connect to, so that accounts never imports them (dependency direction: they import accounts).
+
+- `personal_data_requested(user)`: each receiver returns a dict `{section_name: JSON-able data}` for the export.
+- `account_deleting(user)`: sent inside the deletion transaction, before the user row goes; receivers
+  delete or anonymise the rows they own (e.g. a ledger keeps its lines but loses the identity).
+"""
+
+from django.dispatch import Signal
+
+personal_data_requested = Signal()
+account_deleting = Signal()

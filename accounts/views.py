@@ -1,0 +1,66 @@
+"""Profile, public profile, privacy policy, personal-data export and account deletion pages."""
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth import logout
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from . import services
+from .forms import DeleteAccountForm, ProfileForm
+from .models import Profile, User
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile_edit(request):
+    profile, _created = Profile.objects.get_or_create(user=request.user)
+    initial = {"display_name": request.user.username, "country": profile.country.code or ""}
+    form = ProfileForm(request.POST or None, initial=initial, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        services.update_profile(
+            request.user,
+            display_name=form.cleaned_data["display_name"],
+            country=form.cleaned_data["country"] or "",
+        )
+        messages.success(request, _("Your profile was saved."))
+        return redirect("accounts:profile")
+    return render(request, "accounts/profile_edit.html", {"form": form, "profile": profile})
+
+
+def public_profile(request, display_name: str):
+    player = get_object_or_404(User.objects.select_related("profile"), username__iexact=display_name, is_active=True)
+    return render(request, "accounts/public_profile.html", {"player": player, "profile": player.profile})
+
+
+def privacy_policy(request):
+    return render(request, "accounts/privacy.html")
+
+
+@login_required
+def export_data(request):
+    data = services.export_personal_data(request.user)
+    stamp = timezone.now().strftime("%Y%m%d")
+    response = HttpResponse(
+        json.dumps(data, ensure_ascii=False, indent=2), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="truco-my-data-{stamp}.json"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request):
+    form = DeleteAccountForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        user = request.user
+        logout(request)
+        services.delete_account(user)
+        messages.success(request, _("Your account and all your data were deleted."))
+        return redirect("home")
+    return render(request, "accounts/delete_account.html", {"form": form})

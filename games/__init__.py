@@ -1,0 +1,1 @@
+"""The game: matches against the AI, rooms, the live table, AI seats and the clock."""

@@ -1,0 +1,1 @@
+"""Shop: wallet (coins, blue coins, gems) with an append-only ledger, catalogue, purchases, inventory."""

@@ -1,0 +1,1 @@
+"""Statistics, leaderboards and achievements (trophies and medals)."""

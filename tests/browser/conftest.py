@@ -1,0 +1,41 @@
+"""Real Chromium through Playwright. Debian's /usr/bin/chromium; on CI a missing browser fails.
+
+Every module here sets `pytestmark = pytest.mark.browser`: `make test` runs them in their own
+pytest process (STACK_NOTES pitfall 2).
+"""
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    args = {**browser_type_launch_args, "args": CHROMIUM_FLAGS}
+    if os.path.exists(CHROMIUM):
+        args["executable_path"] = CHROMIUM
+    elif os.environ.get("CI") or not shutil.which("chromium"):
+        # Never a silent skip: without a browser these tests fail loudly.
+        pytest.fail(f"Chromium not found at {CHROMIUM}; install it with `apt-get install chromium`.")
+    return args
+
+
+@pytest.fixture(autouse=True)
+def _allow_sync_orm_in_playwright():
+    # STACK_NOTES pitfall 1: Playwright's sync API runs an event loop, so ORM calls in the test
+    # body look "async" to Django. Scoped to browser tests only.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    yield
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

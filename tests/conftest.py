@@ -1,0 +1,41 @@
+"""Fixtures shared by every Django test: users, signed-in clients, a live daphne server."""
+
+import itertools
+
+import pytest
+
+from tests.support.live_server import LiveDaphne
+
+PASSWORD = "a-Strong-pass-42"
+_counter = itertools.count(1)
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str | None = None, *, email: str | None = None, password: str = PASSWORD, **extra):
+        n = next(_counter)
+        username = username or f"player{n}"
+        email = email or f"{username.lower()}@example.com"
+        return django_user_model.objects.create_user(username=username, email=email, password=password, **extra)
+
+    return make
+
+
+@pytest.fixture
+def user(make_user):
+    return make_user("Ana")
+
+
+@pytest.fixture
+def signed_in_client(client, user):
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def live_daphne(transactional_db, django_db_blocker, settings):
+    """A real daphne (HTTP + WebSockets) on the test database; stopped after the test."""
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    server = LiveDaphne(django_db_blocker).start()
+    yield server
+    server.stop()

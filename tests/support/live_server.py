@@ -1,0 +1,73 @@
+"""A real daphne serving the project in a child process, for browser, restart and load tests.
+
+pytest-django's live_server is WSGI only (no WebSockets), so we fork daphne ourselves, the way
+Channels' ChannelsLiveServerTestCase does, with the fixes from shared/STACK_NOTES.md.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import partial
+
+from channels.testing.live import make_application, set_database_connection
+from daphne.testing import DaphneProcess
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+
+def _reset_after_fork() -> None:
+    # STACK_NOTES pitfall 3: a child forked after async tests inherits asgiref's single-thread
+    # executor and cached channel layers in a broken state.
+    try:
+        import asgiref.sync
+
+        asgiref.sync.SyncToAsync.single_thread_executor = asgiref.sync.ThreadPoolExecutor(max_workers=1)
+    except Exception:  # pragma: no cover - older asgiref
+        pass
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+
+
+os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+class LiveDaphne:
+    """Start, stop and restart a daphne child on a fixed port (a restart keeps the URL)."""
+
+    host = "127.0.0.1"
+
+    def __init__(self, django_db_blocker):
+        self._blocker = django_db_blocker
+        self._process: DaphneProcess | None = None
+        self.port: int | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://{self.host}:{self.port}"
+
+    def start(self) -> "LiveDaphne":
+        get_application = partial(make_application, static_wrapper=ASGIStaticFilesHandler)
+        # STACK_NOTES pitfall 4: fork with the DB unblocked or the child's ORM calls are refused.
+        with self._blocker.unblock():
+            process = DaphneProcess(self.host, get_application, setup=set_database_connection, port=self.port)
+            process.start()
+        if not process.ready.wait(timeout=20):
+            process.terminate()
+            raise RuntimeError("daphne did not start")
+        self._process = process
+        self.port = process.port.value
+        return self
+
+    def stop(self) -> None:
+        if self._process is not None:
+            self._process.terminate()
+            self._process.join(timeout=10)
+            self._process = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()

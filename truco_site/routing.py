@@ -1,0 +1,3 @@
+"""Every WebSocket route of the site; apps add theirs here."""
+
+websocket_urlpatterns: list = []

@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
+    path("admin/", admin.site.urls),
+    # Sections whose issues have not landed yet say so plainly instead of a 404.
+    path("play/", views.coming_soon, {"section": "play"}, name="play"),
+    path("rooms/", views.coming_soon, {"section": "rooms"}, name="rooms"),
+    path("shop/", views.coming_soon, {"section": "shop"}, name="shop"),
+    path("stats/", views.coming_soon, {"section": "stats"}, name="stats"),
+    path("leaderboards/", views.coming_soon, {"section": "leaderboards"}, name="leaderboards"),
+]

@@ -1,0 +1,68 @@
+"""Site-wide pages: home, the health probe, and honest placeholders for sections not built yet."""
+
+import asyncio
+import uuid
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connection
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+
+HEALTH_TIMEOUT_S = 2.0
+
+
+def home(request):
+    return render(request, "home.html")
+
+
+def coming_soon(request, section: str):
+    return render(request, "coming_soon.html", {"section": SECTIONS.get(section, section)}, status=200)
+
+
+SECTIONS = {
+    "play": _("Play"),
+    "rooms": _("Rooms"),
+    "shop": _("Shop"),
+    "stats": _("Statistics"),
+    "leaderboards": _("Leaderboards"),
+}
+
+
+def _database_ok() -> bool:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            return cursor.fetchone() == (1,)
+    except Exception:
+        return False
+
+
+async def _channel_layer_ok() -> bool:
+    layer = get_channel_layer()
+    if layer is None:
+        return False
+    try:
+        channel = await layer.new_channel("healthz.")
+        token = uuid.uuid4().hex
+        await asyncio.wait_for(layer.send(channel, {"type": "healthz", "token": token}), HEALTH_TIMEOUT_S)
+        message = await asyncio.wait_for(layer.receive(channel), HEALTH_TIMEOUT_S)
+        return message.get("token") == token
+    except Exception:
+        return False
+
+
+async def healthz(request):
+    """200 when the database and the channel layer both answer, 503 when either does not."""
+    database = await sync_to_async(_database_ok)()
+    channel_layer = await _channel_layer_ok()
+    healthy = database and channel_layer
+    return JsonResponse(
+        {
+            "status": "ok" if healthy else "unavailable",
+            "database": "ok" if database else "unavailable",
+            "channel_layer": "ok" if channel_layer else "unavailable",
+        },
+        status=200 if healthy else 503,
+    )
