@@ -1,0 +1,449 @@
+"""The transitions of a match: deal, play a card, raise the stake, answer, score, next hand.
+
+``apply(state, seat, action)`` validates everything first and only then builds the new state,
+so an IllegalAction always leaves the given state untouched.
+"""
+from __future__ import annotations
+
+from .cards import CARD_INDEX, CARD_NAMES, FACE_DOWN_STRENGTH, deck_cards, manilha_rank_for_vira, RANKS
+from .rng import draw, next_value, seed_to_state
+from .rules import RuleSet, tables_for
+from .state import (ACCEPT, PLAY, PLAY_DOWN, RAISE, RUN, Action, IllegalAction, MatchState, _blank,
+                    encode_deal, strengths_for)
+
+TIE = -1
+
+
+# --- building a match -------------------------------------------------------------------------
+
+def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> MatchState:
+    """A fresh match with its first hand dealt.
+
+    ``dealer`` None draws the first dealer from the seeded RNG.  ``deals`` (fixed hands, for
+    scenarios and tests) are used for the first hands in order; after them the seeded RNG deals.
+    """
+    if isinstance(rules, dict):
+        rules = RuleSet.from_dict(rules)
+    if not isinstance(rules, RuleSet):
+        raise ValueError("rules must be a RuleSet")
+    t = tables_for(rules)
+    rng = seed_to_state(seed)
+    if score is None:
+        score = (0,) * t.sides
+    if (not isinstance(score, (list, tuple)) or len(score) != t.sides
+            or any(type(p) is not int or p < 0 for p in score)):
+        raise ValueError(f"score must list {t.sides} whole non-negative numbers, one per side")
+    if max(score) >= t.target:
+        raise ValueError(f"a side already has {max(score)} points: the match ({t.target}) would be over")
+    if dealer is None:
+        rng, z = next_value(rng)
+        dealer = z % t.seats
+    elif type(dealer) is not int or not 0 <= dealer < t.seats:
+        raise ValueError(f"dealer must be a seat number from 0 to {t.seats - 1}")
+    if deals is None:
+        deals = ()
+    if not isinstance(deals, (list, tuple)):
+        raise ValueError("deals must be a list")
+    fixed = tuple(encode_deal(d, t) for d in deals)
+
+    state = _blank()
+    state.rules = rules
+    state.tables = t
+    state.rng = rng
+    state.score = tuple(score)
+    state.dealer = dealer
+    state.hand_number = 0
+    state.fixed_deals = fixed
+    state.last_hand = None
+    state.over = False
+    state.winner = None
+    _deal(state, [])
+    return state
+
+
+def _deal(state: MatchState, events: list) -> None:
+    """Deal the next hand into ``state`` (a fresh copy owned by the caller)."""
+    t = state.tables
+    n = t.seats
+    if state.fixed_deals:
+        hands, vira = state.fixed_deals[0]
+        state.fixed_deals = state.fixed_deals[1:]
+        used = {c for h in hands for c in h}
+        used.add(vira)
+        stock = tuple(c for c in deck_cards(t.variant, t.deck) if c not in used)
+    else:
+        wanted = 3 * n + (1 if t.variant == "paulista" else 0)
+        state.rng, deck = draw(state.rng, deck_cards(t.variant, t.deck), wanted)
+        # Deal as at a real table: one card at a time round the seats, then turn the vira.
+        hands = tuple(tuple(deck[s + n * k] for k in range(3)) for s in range(n))
+        if t.variant == "paulista":
+            vira = deck[3 * n]
+            stock = tuple(deck[3 * n + 1:])
+        else:
+            vira = -1
+            stock = tuple(deck[3 * n:])
+    state.hand_number += 1
+    state.hands = hands
+    state.stock = stock
+    state.vira = vira
+    state.strength = strengths_for(t, vira)
+    state.table = ()
+    state.rounds = ()
+    state.leader = state.turn = (state.dealer + 1) % n
+    state.level = 0
+    state.stake = t.base
+    state.last_raise_side = TIE
+    state.pending = None
+    at_threshold = [side for side in range(t.sides) if state.score[side] >= t.threshold]
+    if len(at_threshold) == t.sides:
+        state.kind = "iron"
+        state.deciding = ()
+    elif at_threshold:
+        state.kind = "eleven"
+        state.stake = t.eleven_value
+        # Sides decide in turn order starting after the dealer.
+        order = [(state.dealer + k) % n for k in range(1, n + 1)]
+        deciding = []
+        for seat in order:
+            side = t.side_of[seat]
+            if side in at_threshold and side not in deciding:
+                deciding.append(side)
+        state.deciding = tuple(deciding)
+    else:
+        state.kind = "normal"
+        state.deciding = ()
+    events.append({
+        "type": "hand_dealt",
+        "hand_number": state.hand_number,
+        "dealer": state.dealer,
+        "vira": CARD_NAMES[vira] if vira >= 0 else None,
+        "manilha_rank": RANKS[manilha_rank_for_vira(vira, t.deck)] if vira >= 0 else None,
+        "hand_kind": state.kind,
+        "deciding_sides": list(state.deciding),
+        "stake": state.stake,
+    })
+
+
+# --- small queries ----------------------------------------------------------------------------
+
+def side_of(state_or_rules, seat: int) -> int:
+    """The side (team) a seat belongs to."""
+    rules = state_or_rules.rules if isinstance(state_or_rules, MatchState) else state_or_rules
+    return tables_for(rules).side_of[seat]
+
+
+def is_over(state: MatchState) -> bool:
+    return state.over
+
+
+def match_winner(state: MatchState):
+    """The winning side, or None while the match goes on."""
+    return state.winner
+
+
+def _ordered_after(t, seat: int, seats) -> tuple[int, ...]:
+    n = t.seats
+    return tuple(sorted(seats, key=lambda s: (s - seat - 1) % n))
+
+
+def seats_to_act(state: MatchState) -> list[int]:
+    """Seats that may act now, in the order the table expects them."""
+    if state.over:
+        return []
+    t = state.tables
+    if state.deciding:
+        return list(_ordered_after(t, state.dealer, t.side_seats[state.deciding[0]]))
+    if state.pending is not None:
+        return list(state.pending[2])
+    return [state.turn]
+
+
+def legal_actions(state: MatchState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty when it is not this seat's moment)."""
+    if state.over:
+        return []
+    t = state.tables
+    if state.deciding:
+        return [ACCEPT, RUN] if t.side_of[seat] == state.deciding[0] else []
+    pending = state.pending
+    if pending is not None:
+        if seat not in pending[2]:
+            return []
+        return [ACCEPT, RAISE, RUN] if pending[1] < t.top_level else [ACCEPT, RUN]
+    if seat != state.turn:
+        return []
+    hand = state.hands[seat]
+    actions = [PLAY[c] for c in hand]
+    if t.face_down and state.rounds:
+        actions += [PLAY_DOWN[c] for c in hand]
+    if state.kind == "normal" and state.level < t.top_level and state.last_raise_side != t.side_of[seat]:
+        actions.append(RAISE)
+    return actions
+
+
+# --- the transition ---------------------------------------------------------------------------
+
+def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, list[dict]]:
+    """The state after ``seat`` takes ``action``, with the events it produced.
+
+    Raises IllegalAction (state untouched) when the action is not allowed now.
+    """
+    if state.over:
+        raise IllegalAction("the match is over; no more actions")
+    t = state.tables
+    if type(seat) is not int or not 0 <= seat < t.seats:
+        raise IllegalAction(f"there is no seat {seat!r} at this table")
+    kind = action.kind
+    if kind == "play":
+        return _play(state, t, seat, action)
+    if kind == "raise":
+        return _raise_stake(state, t, seat)
+    if kind == "accept" or kind == "run":
+        if state.deciding:
+            return _decide_hand_of_eleven(state, t, seat, kind == "accept")
+        return _answer_raise(state, t, seat, kind == "accept")
+    raise IllegalAction(f"unknown action {kind!r}")
+
+
+def _deciding_reason(state, t) -> str:
+    word = "eleven" if t.variant == "paulista" else "ten"
+    return f"side {state.deciding[0]} must first decide whether to play this hand of {word}"
+
+
+def _play(state, t, seat, action):
+    if state.deciding:
+        raise IllegalAction(_deciding_reason(state, t))
+    if state.pending is not None:
+        raise IllegalAction("a raise is waiting for its answer; no card may be played until it is answered")
+    if seat != state.turn:
+        raise IllegalAction(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
+    card = CARD_INDEX.get(action.card)
+    hand = state.hands[seat]
+    if card is None or card not in hand:
+        raise IllegalAction(f"card {action.card!r} is not in seat {seat}'s hand")
+    down = action.face_down
+    if down:
+        if not t.face_down:
+            raise IllegalAction("face-down cards are off in this match")
+        if not state.rounds:
+            raise IllegalAction("a card may be played face down only from round 2 on")
+
+    new = state.copy()
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hand if c != card)
+    new.hands = tuple(hands)
+    table = state.table + ((seat, card, down),)
+    round_number = len(state.rounds) + 1
+    if down:  # the identity of a face-down card never leaves the state
+        events = [{"type": "card_played", "seat": seat, "round": round_number, "face_down": True}]
+    else:
+        events = [{"type": "card_played", "seat": seat, "round": round_number, "card": action.card, "face_down": False}]
+    if len(table) < t.seats:
+        new.table = table
+        new.turn = (seat + 1) % t.seats
+        return new, events
+    _finish_round(new, t, table, round_number, events)
+    return new, events
+
+
+def _finish_round(new, t, table, round_number, events):
+    strength = new.strength
+    best = FACE_DOWN_STRENGTH
+    for _, card, down in table:
+        s = FACE_DOWN_STRENGTH if down else strength[card]
+        if s > best:
+            best = s
+    winner_seat = TIE
+    winner_side = TIE
+    if best != FACE_DOWN_STRENGTH:  # all face down: the round ties
+        side_of = t.side_of
+        for seat, card, down in table:
+            if not down and strength[card] == best:
+                side = side_of[seat]
+                if winner_seat == TIE:
+                    winner_seat, winner_side = seat, side
+                elif side != winner_side:  # equal top cards of different sides
+                    winner_seat = winner_side = TIE
+                    break
+    new.rounds = rounds = new.rounds + ((winner_side, winner_seat, table),)
+    new.table = ()
+    if winner_side == TIE:
+        events.append({"type": "round_tied", "round": round_number})
+        leader = new.leader  # the seat that led a tied round leads again
+    else:
+        events.append({"type": "round_won", "round": round_number, "side": winner_side, "seat": winner_seat,
+                       "card": CARD_NAMES[next(c for s, c, _ in table if s == winner_seat)]})
+        leader = winner_seat
+    outcome = hand_outcome([r[0] for r in rounds], t.all_tied_dealer, t.side_of[new.dealer])
+    if outcome is None:
+        new.leader = new.turn = leader
+        return
+    side, reason = outcome
+    _finish_hand(new, t, side, new.stake if side is not None else 0, reason, events)
+
+
+def hand_outcome(results, all_tied_dealer: bool, dealer_side: int):
+    """(winner side or None, reason) once the hand is decided by its rounds, else None.
+
+    ``results`` are the finished rounds' winner sides, TIE (-1) for a tied round (RULES §5).
+    """
+    count = len(results)
+    if count < 2:
+        return None
+    r1, r2 = results[0], results[1]
+    if count == 2:
+        if r1 != TIE and r1 == r2:
+            return r1, "two_rounds"
+        if r1 == TIE and r2 != TIE:
+            return r2, "tie_then_round2"
+        if r1 != TIE and r2 == TIE:
+            return r1, "round1_then_tie"
+        return None
+    r3 = results[2]
+    if r3 != TIE and (r3 == r1 or r3 == r2):
+        return r3, "two_rounds"
+    if r3 == TIE:
+        if r1 != TIE:
+            return r1, "round3_tie_round1"
+        if all_tied_dealer:
+            return dealer_side, "all_tied_dealer"
+        return None, "all_tied_nobody"
+    if r1 == TIE:
+        return r3, "ties_then_round3"
+    # Only possible with 3-4 sides: three rounds won by three different sides.
+    return r1, "three_winners_round1"
+
+
+def _finish_hand(new, t, side, points, reason, events):
+    """Score the hand, record its summary, and end the match or deal the next hand."""
+    rounds = [{"number": i + 1, "winner_side": None if ws == TIE else ws, "winner_seat": None if wseat == TIE else wseat,
+               "plays": [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in plays]}
+              for i, (ws, wseat, plays) in enumerate(new.rounds)]
+    unfinished = [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in new.table]
+    if side is None:
+        events.append({"type": "hand_void", "hand_number": new.hand_number, "reason": reason})
+    else:
+        score = list(new.score)
+        score[side] += points
+        new.score = tuple(score)
+        events.append({"type": "hand_won", "hand_number": new.hand_number, "side": side, "points": points,
+                       "reason": reason, "score": score[:]})
+    new.last_hand = {
+        "hand_number": new.hand_number,
+        "dealer": new.dealer,
+        "hand_kind": new.kind,
+        "vira": CARD_NAMES[new.vira] if new.vira >= 0 else None,
+        "winner_side": side,
+        "points": points if side is not None else 0,
+        "reason": reason,
+        "rounds": rounds,
+        "unfinished_round": unfinished,
+        "score": list(new.score),
+    }
+    if side is not None and new.score[side] >= t.target:
+        new.over = True
+        new.winner = side
+        new.pending = None
+        new.deciding = ()
+        new.table = ()
+        events.append({"type": "match_won", "side": side, "score": list(new.score)})
+        return
+    new.dealer = (new.dealer + 1) % t.seats
+    _deal(new, events)
+
+
+def _raise_stake(state, t, seat):
+    if state.deciding:
+        raise IllegalAction(_deciding_reason(state, t))
+    if state.kind == "eleven":
+        word = "eleven" if t.variant == "paulista" else "ten"
+        raise IllegalAction(f"nobody may raise in a hand of {word}")
+    if state.kind == "iron":
+        raise IllegalAction("nobody may raise in an iron hand")
+    side = t.side_of[seat]
+    pending = state.pending
+    new = state.copy()
+    if pending is None:
+        if seat != state.turn:
+            raise IllegalAction(f"only seat {state.turn}, whose turn it is to play, may raise now")
+        if state.level >= t.top_level:
+            raise IllegalAction("the hand is already worth twelve; there is no raise past twelve")
+        if state.last_raise_side == side:
+            raise IllegalAction(f"side {side} made the last raise; only another side may raise next")
+        asked = state.level + 1
+        answer_seats = _answerers(t, seat)
+    else:
+        asker, asked_before, answerers = pending
+        if t.side_of[asker] == side:
+            raise IllegalAction(f"side {side} already asked for {t.ladder[asked_before]}; wait for the answer")
+        if seat not in answerers:
+            raise IllegalAction(f"seat {seat} does not answer this raise (seats {list(answerers)} do)")
+        if asked_before >= t.top_level:
+            raise IllegalAction("twelve can only be accepted or run from; there is no raise past twelve")
+        # Raising back accepts the value that was asked.
+        new.level = asked_before
+        new.stake = t.ladder[asked_before]
+        asked = asked_before + 1
+        answer_seats = _answerers(t, seat, back_to=asker)
+    new.pending = (seat, asked, answer_seats)
+    new.last_raise_side = side
+    return new, [{"type": "raise_asked", "seat": seat, "side": side, "value": t.ladder[asked],
+                  "name": t.raise_names[asked], "stake": new.stake, "counter": pending is not None,
+                  "answer_seats": list(answer_seats)}]
+
+
+def _answerers(t, seat, back_to=None):
+    """Who answers a raise by ``seat``: the other side (both partners), or, without partnership
+    at 4 seats, one seat for the table: the next seat, or for a raise-back the seat that asked."""
+    if t.rules.partnership or t.seats == 2:
+        side = t.side_of[seat]
+        return _ordered_after(t, seat, [s for s in range(t.seats) if t.side_of[s] != side])
+    if back_to is not None:
+        return (back_to,)
+    return ((seat + 1) % t.seats,)
+
+
+def _answer_raise(state, t, seat, accept):
+    verb = "accept" if accept else "run from"
+    pending = state.pending
+    if pending is None:
+        raise IllegalAction(f"nothing was asked; there is no raise to {verb}")
+    asker, asked, answerers = pending
+    asker_side = t.side_of[asker]
+    if t.side_of[seat] == asker_side:
+        raise IllegalAction(f"side {asker_side} asked for {t.ladder[asked]}; it cannot answer its own raise")
+    if seat not in answerers:
+        raise IllegalAction(f"seat {seat} does not answer this raise (seats {list(answerers)} do)")
+    new = state.copy()
+    new.pending = None
+    side = t.side_of[seat]
+    if accept:
+        new.level = asked
+        new.stake = t.ladder[asked]
+        return new, [{"type": "raise_accepted", "seat": seat, "side": side, "value": new.stake}]
+    events = [{"type": "raise_run", "seat": seat, "side": side, "refused": t.ladder[asked],
+               "points": state.stake, "to_side": asker_side}]
+    _finish_hand(new, t, asker_side, state.stake, "ran_from", events)
+    return new, events
+
+
+def _decide_hand_of_eleven(state, t, seat, accept):
+    side = t.side_of[seat]
+    deciding = state.deciding[0]
+    if side != deciding:
+        raise IllegalAction(f"side {deciding} decides this hand, not side {side}")
+    new = state.copy()
+    new.deciding = state.deciding[1:]
+    if accept:
+        return new, [{"type": "eleven_accepted", "seat": seat, "side": side, "value": t.eleven_value}]
+    events = [{"type": "eleven_refused", "seat": seat, "side": side, "points": t.base}]
+    if t.sides == 2:
+        to_side = 1 - side
+    else:
+        # 3-4 sides: the first seat after the refuser whose side is not at the threshold scores.
+        n = t.seats
+        to_side = next(t.side_of[(seat + k) % n] for k in range(1, n)
+                       if state.score[t.side_of[(seat + k) % n]] < t.threshold)
+    new.deciding = ()
+    _finish_hand(new, t, to_side, t.base, "eleven_refused", events)
+    return new, events

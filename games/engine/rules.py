@@ -1,0 +1,105 @@
+"""The RuleSet (every house-rule option of RULES.md §10) and the tables derived from it once.
+
+``RuleSet`` is what rooms store and players choose; ``tables_for`` turns it into the
+precomputed numbers the hot path reads (sides, stake ladder, thresholds), cached per RuleSet.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from functools import lru_cache
+
+VARIANTS = ("paulista", "mineiro")
+DECKS = ("dirty", "clean")
+ALL_TIED = ("dealer", "nobody")
+
+# Stake ladders (RULES §6): base, truco, six, nine/ten, twelve.
+LADDERS = {"paulista": (1, 3, 6, 9, 12), "mineiro": (2, 4, 6, 10, 12)}
+RAISE_NAMES = {
+    "paulista": (None, "truco", "six", "nine", "twelve"),
+    "mineiro": (None, "truco", "six", "ten", "twelve"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """The options of one match; ``None`` fields take the rule book's default for the table."""
+
+    variant: str = "paulista"
+    deck: str = "dirty"
+    seats: int = 2
+    partnership: bool | None = None
+    face_down: bool | None = None
+    all_tied: str = "dealer"
+    target: int = 12
+
+    def __post_init__(self):
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {VARIANTS}, not {self.variant!r}")
+        if self.deck not in DECKS:
+            raise ValueError(f"deck must be one of {DECKS}, not {self.deck!r}")
+        if type(self.seats) is not int or self.seats not in (2, 4):
+            raise ValueError(f"seats must be 2 or 4, not {self.seats!r}")
+        if self.partnership is None:
+            object.__setattr__(self, "partnership", self.seats == 4)
+        elif not isinstance(self.partnership, bool):
+            raise ValueError(f"partnership must be true or false, not {self.partnership!r}")
+        if self.partnership and self.seats != 4:
+            raise ValueError("partnership needs 4 seats")
+        if self.face_down is None:
+            object.__setattr__(self, "face_down", self.variant == "paulista")
+        elif not isinstance(self.face_down, bool):
+            raise ValueError(f"face_down must be true or false, not {self.face_down!r}")
+        if self.all_tied not in ALL_TIED:
+            raise ValueError(f"all_tied must be one of {ALL_TIED}, not {self.all_tied!r}")
+        base = LADDERS[self.variant][0]
+        if type(self.target) is not int or not base < self.target <= 1000:
+            raise ValueError(f"target must be a whole number above {base} (and at most 1000), not {self.target!r}")
+
+    @classmethod
+    def from_dict(cls, data) -> "RuleSet":
+        """Build from JSON-like options; unknown keys or bad values raise ValueError."""
+        if data is None:
+            return cls()
+        if not isinstance(data, dict):
+            raise ValueError(f"rules must be an object, not {type(data).__name__}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown rule option(s): {', '.join(map(str, unknown))}; known: {', '.join(sorted(known))}")
+        return cls(**data)
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+class RuleTables:
+    """Numbers derived from a RuleSet that every action needs; built once per RuleSet."""
+
+    __slots__ = ("rules", "seats", "side_of", "sides", "side_seats", "ladder", "raise_names",
+                 "top_level", "base", "eleven_value", "threshold", "target", "variant", "deck",
+                 "face_down", "all_tied_dealer")
+
+    def __init__(self, rules: RuleSet):
+        self.rules = rules
+        self.seats = n = rules.seats
+        self.side_of = tuple(s % 2 for s in range(n)) if rules.partnership else tuple(range(n))
+        self.sides = max(self.side_of) + 1
+        self.side_seats = tuple(tuple(s for s in range(n) if self.side_of[s] == side) for side in range(self.sides))
+        self.ladder = LADDERS[rules.variant]
+        self.raise_names = RAISE_NAMES[rules.variant]
+        self.top_level = len(self.ladder) - 1
+        self.base = self.ladder[0]
+        # A hand of eleven/ten is worth the truco value (3 / 4); refusing it gives the base.
+        self.eleven_value = self.ladder[1]
+        # 11 for Paulista, 10 for Mineiro at target 12: one base hand away from the target.
+        self.threshold = rules.target - self.base
+        self.target = rules.target
+        self.variant = rules.variant
+        self.deck = rules.deck
+        self.face_down = rules.face_down
+        self.all_tied_dealer = rules.all_tied == "dealer"
+
+
+@lru_cache(maxsize=64)
+def tables_for(rules: RuleSet) -> RuleTables:
+    return RuleTables(rules)

@@ -1,0 +1,250 @@
+"""The match state, the Action a seat takes, IllegalAction, and exact JSON (de)serialisation.
+
+The state is plain data in ``__slots__``: tuples shared between versions (copy-on-write), so
+``apply`` copies a few references and never touches the state it was given.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import CARD_INDEX, CARD_NAMES, mineiro_strengths, manilha_rank_for_vira, paulista_strengths, parse_card
+from .rules import RuleSet, tables_for
+
+ACTION_KINDS = ("play", "raise", "accept", "run")
+HAND_KINDS = ("normal", "eleven", "iron")
+STATE_VERSION = 1
+
+
+class IllegalAction(ValueError):
+    """The action is not allowed now; ``reason`` says why in plain English."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """What a seat does: ``play`` (a card, maybe face down), ``raise``, ``accept`` or ``run``."""
+
+    kind: str
+    card: str | None = None
+    face_down: bool = False
+
+    @classmethod
+    def from_dict(cls, data) -> "Action":
+        """From ``{"do": ..., "card": ..., "face_down": ...}``; ValueError if malformed."""
+        if not isinstance(data, dict):
+            raise ValueError("an action must be an object like {\"do\": \"play\", \"card\": \"4C\"}")
+        kind = data.get("do")
+        if kind not in ACTION_KINDS:
+            raise ValueError(f"\"do\" must be one of {', '.join(ACTION_KINDS)}, not {kind!r}")
+        face_down = data.get("face_down", False)
+        if not isinstance(face_down, bool):
+            raise ValueError(f"face_down must be true or false, not {face_down!r}")
+        if kind == "play":
+            parse_card(data.get("card"))
+            return cls("play", data["card"], face_down)
+        if data.get("card") is not None or face_down:
+            raise ValueError(f"a {kind} action takes no card")
+        return _SIMPLE[kind]
+
+    def to_dict(self) -> dict:
+        if self.kind == "play":
+            return {"do": "play", "card": self.card, "face_down": self.face_down}
+        return {"do": self.kind}
+
+
+_SIMPLE = {k: Action(k) for k in ("raise", "accept", "run")}
+RAISE, ACCEPT, RUN = _SIMPLE["raise"], _SIMPLE["accept"], _SIMPLE["run"]
+# One Action object per card, so listing legal actions allocates nothing but the list.
+PLAY = tuple(Action("play", name, False) for name in CARD_NAMES)
+PLAY_DOWN = tuple(Action("play", name, True) for name in CARD_NAMES)
+
+
+def strengths_for(tables, vira: int) -> tuple[int, ...]:
+    if tables.variant == "mineiro":
+        return mineiro_strengths()
+    return paulista_strengths(manilha_rank_for_vira(vira, tables.deck))
+
+
+class MatchState:
+    """Everything about one match.  Treat as immutable: ``apply`` returns a new one.
+
+    Cards are ints (see cards.py).  ``rounds`` holds finished rounds of this hand as
+    ``(winner_side or -1, winner_seat or -1, plays)``; ``table`` the plays of the round under
+    way as ``(seat, card, face_down)``; ``pending`` a raise waiting for its answer as
+    ``(asking_seat, asked_level, answer_seats)``; ``deciding`` the sides still to decide a
+    hand of eleven/ten, first one deciding now.
+    """
+
+    __slots__ = ("rules", "tables", "rng", "score", "dealer", "hand_number", "fixed_deals",
+                 "hands", "stock", "vira", "strength", "table", "rounds", "leader", "turn",
+                 "stake", "level", "last_raise_side", "pending", "kind", "deciding",
+                 "last_hand", "over", "winner")
+
+    def copy(self) -> "MatchState":
+        new = _blank()
+        new.rules = self.rules
+        new.tables = self.tables
+        new.rng = self.rng
+        new.score = self.score
+        new.dealer = self.dealer
+        new.hand_number = self.hand_number
+        new.fixed_deals = self.fixed_deals
+        new.hands = self.hands
+        new.stock = self.stock
+        new.vira = self.vira
+        new.strength = self.strength
+        new.table = self.table
+        new.rounds = self.rounds
+        new.leader = self.leader
+        new.turn = self.turn
+        new.stake = self.stake
+        new.level = self.level
+        new.last_raise_side = self.last_raise_side
+        new.pending = self.pending
+        new.kind = self.kind
+        new.deciding = self.deciding
+        new.last_hand = self.last_hand
+        new.over = self.over
+        new.winner = self.winner
+        return new
+
+    def __repr__(self):
+        return (f"<MatchState hand {self.hand_number} score {list(self.score)} dealer {self.dealer} "
+                f"turn {self.turn} stake {self.stake}{' over' if self.over else ''}>")
+
+    def __eq__(self, other):
+        return isinstance(other, MatchState) and to_json(self) == to_json(other)
+
+    __hash__ = None
+
+
+def _blank() -> MatchState:
+    return object.__new__(MatchState)
+
+
+def _names(cards) -> list[str]:
+    return [CARD_NAMES[c] for c in cards]
+
+
+def _plays_to_json(plays) -> list:
+    return [[seat, CARD_NAMES[card], down] for seat, card, down in plays]
+
+
+def _plays_from_json(plays) -> tuple:
+    return tuple((seat, CARD_INDEX[card], down) for seat, card, down in plays)
+
+
+def encode_deal(deal: dict, tables) -> tuple:
+    """Check one fixed deal (``{"hands": [[...]], "vira": ...}``) and return its int form."""
+    if not isinstance(deal, dict):
+        raise ValueError("a deal must be an object with \"hands\" (and \"vira\" in Paulista)")
+    hands = deal.get("hands")
+    if not isinstance(hands, list) or len(hands) != tables.seats:
+        raise ValueError(f"a deal needs {tables.seats} hands, one per seat")
+    from .cards import deck_cards  # local: only used here
+    in_deck = set(deck_cards(tables.variant, tables.deck))
+    seen = set()
+
+    def take(text):
+        card = parse_card(text)
+        if card not in in_deck:
+            raise ValueError(f"bad card {text!r}: not in the {tables.deck} {tables.variant} deck")
+        if card in seen:
+            raise ValueError(f"duplicated card {text!r} in a deal")
+        seen.add(card)
+        return card
+
+    encoded = []
+    for seat, hand in enumerate(hands):
+        if not isinstance(hand, list) or len(hand) != 3:
+            raise ValueError(f"seat {seat} must get exactly 3 cards, got {hand!r}")
+        encoded.append(tuple(take(c) for c in hand))
+    vira = deal.get("vira")
+    if tables.variant == "paulista":
+        if vira is None:
+            raise ValueError("a Paulista deal needs a vira")
+        vira = take(vira)
+    elif vira is not None:
+        raise ValueError("Mineiro has no vira (its manilhas are fixed)")
+    else:
+        vira = -1
+    unknown = set(deal) - {"hands", "vira"}
+    if unknown:
+        raise ValueError(f"unknown key(s) in a deal: {', '.join(sorted(map(str, unknown)))}")
+    return tuple(encoded), vira
+
+
+def _deal_to_json(deal) -> dict:
+    hands, vira = deal
+    out = {"hands": [_names(h) for h in hands]}
+    if vira >= 0:
+        out["vira"] = CARD_NAMES[vira]
+    return out
+
+
+def to_json(state: MatchState) -> dict:
+    """The whole state as JSON-able data (includes hidden cards and the RNG: server-side only)."""
+    pending = state.pending
+    return {
+        "version": STATE_VERSION,
+        "rules": state.rules.to_dict(),
+        "rng": format(state.rng, "016x"),
+        "score": list(state.score),
+        "dealer": state.dealer,
+        "hand_number": state.hand_number,
+        "fixed_deals": [_deal_to_json(d) for d in state.fixed_deals],
+        "hands": [_names(h) for h in state.hands],
+        "stock": _names(state.stock),
+        "vira": CARD_NAMES[state.vira] if state.vira >= 0 else None,
+        "table": _plays_to_json(state.table),
+        "rounds": [{"winner_side": side, "winner_seat": seat, "plays": _plays_to_json(plays)}
+                   for side, seat, plays in state.rounds],
+        "leader": state.leader,
+        "turn": state.turn,
+        "stake": state.stake,
+        "level": state.level,
+        "last_raise_side": state.last_raise_side,
+        "pending": None if pending is None else
+        {"seat": pending[0], "level": pending[1], "answer_seats": list(pending[2])},
+        "kind": state.kind,
+        "deciding": list(state.deciding),
+        "last_hand": state.last_hand,
+        "over": state.over,
+        "winner": state.winner,
+    }
+
+
+def from_json(data: dict) -> MatchState:
+    """Inverse of ``to_json``: ``to_json(from_json(d)) == d``."""
+    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        raise ValueError(f"not a match state of version {STATE_VERSION}")
+    state = _blank()
+    state.rules = RuleSet.from_dict(data["rules"])
+    state.tables = tables = tables_for(state.rules)
+    state.rng = int(data["rng"], 16)
+    state.score = tuple(data["score"])
+    state.dealer = data["dealer"]
+    state.hand_number = data["hand_number"]
+    state.fixed_deals = tuple(encode_deal(d, tables) for d in data["fixed_deals"])
+    state.hands = tuple(tuple(CARD_INDEX[c] for c in h) for h in data["hands"])
+    state.stock = tuple(CARD_INDEX[c] for c in data["stock"])
+    state.vira = CARD_INDEX[data["vira"]] if data["vira"] is not None else -1
+    state.strength = strengths_for(tables, state.vira)
+    state.table = _plays_from_json(data["table"])
+    state.rounds = tuple((r["winner_side"], r["winner_seat"], _plays_from_json(r["plays"])) for r in data["rounds"])
+    state.leader = data["leader"]
+    state.turn = data["turn"]
+    state.stake = data["stake"]
+    state.level = data["level"]
+    state.last_raise_side = data["last_raise_side"]
+    p = data["pending"]
+    state.pending = None if p is None else (p["seat"], p["level"], tuple(p["answer_seats"]))
+    state.kind = data["kind"]
+    state.deciding = tuple(data["deciding"])
+    state.last_hand = data["last_hand"]
+    state.over = data["over"]
+    state.winner = data["winner"]
+    return state

@@ -1,0 +1,112 @@
+"""What one seat (or a spectator) may see of a match: the only thing templates and bots get.
+
+Built from the full state by copying out the visible parts; nothing here returns deck order,
+the RNG, another seat's unplayed cards (except partners' in a hand of eleven/ten) or the
+identity of any face-down card not your own.
+"""
+from __future__ import annotations
+
+import copy
+
+from .cards import CARD_NAMES, MINEIRO_MANILHAS, RANKS, manilha_rank_for_vira
+from .match import TIE, legal_actions, seats_to_act
+from .state import MatchState
+
+
+def seat_view(state: MatchState, seat: int) -> dict:
+    """JSON-able view for ``seat``; every key is documented in docs/engine.md."""
+    t = state.tables
+    if type(seat) is not int or not 0 <= seat < t.seats:
+        raise ValueError(f"there is no seat {seat!r} at this table")
+    return _view(state, seat)
+
+
+def spectator_view(state: MatchState) -> dict:
+    """Like a seat view, for someone with no seat: no hand, no legal actions."""
+    return _view(state, None)
+
+
+def _play_dict(play, viewer):
+    seat, card, down = play
+    shown = not down or seat == viewer  # a face-down card is known to its owner only
+    return {"seat": seat, "card": CARD_NAMES[card] if shown else None, "face_down": down}
+
+
+def _manilhas(state, t):
+    if t.variant == "mineiro":
+        return None, [CARD_NAMES[c] for c in MINEIRO_MANILHAS]
+    rank = manilha_rank_for_vira(state.vira, t.deck)
+    return RANKS[rank], [RANKS[rank] + suit for suit in "CHSD"]
+
+
+def _view(state: MatchState, viewer) -> dict:
+    t = state.tables
+    over = state.over
+    side = t.side_of[viewer] if viewer is not None else None
+    manilha_rank, manilhas = _manilhas(state, t)
+
+    partner_hands = {}
+    if (viewer is not None and not over and state.kind == "eleven" and t.rules.partnership
+            and state.score[side] >= t.threshold):
+        # Hand of eleven/ten: the side at the threshold sees all its members' cards.
+        partner_hands = {str(s): [CARD_NAMES[c] for c in state.hands[s]]
+                         for s in t.side_seats[side] if s != viewer}
+
+    pending = state.pending
+    if over or state.kind != "normal":
+        next_raise = None
+    else:
+        level = pending[1] if pending is not None else state.level
+        next_raise = None if level >= t.top_level else {"value": t.ladder[level + 1], "name": t.raise_names[level + 1]}
+
+    eleven = None
+    if state.kind == "eleven" and not over:
+        deciding = state.deciding[0] if state.deciding else None
+        eleven = {
+            "sides": [s for s in range(t.sides) if state.score[s] >= t.threshold],
+            "deciding_side": deciding,
+            "deciding_seats": seats_to_act(state) if deciding is not None else [],
+            "decided": deciding is None,
+            "value": t.eleven_value,
+            "run_value": t.base,
+        }
+
+    return {
+        "seat": viewer,
+        "side": side,
+        "rules": t.rules.to_dict(),
+        "seats": t.seats,
+        "sides": [list(seats) for seats in t.side_seats],
+        "hand_number": state.hand_number,
+        "dealer": state.dealer,
+        "mao": (state.dealer + 1) % t.seats,
+        "vira": CARD_NAMES[state.vira] if state.vira >= 0 else None,
+        "manilha_rank": manilha_rank,
+        "manilhas": manilhas,
+        "hand": [CARD_NAMES[c] for c in state.hands[viewer]] if viewer is not None and not over else [],
+        "partner_hands": partner_hands,
+        "cards_left": [len(h) for h in state.hands] if not over else [0] * t.seats,
+        "round": len(state.rounds) + 1 if not over else None,
+        "table": [_play_dict(p, viewer) for p in state.table],
+        "rounds": [{"number": i + 1,
+                    "winner_side": None if ws == TIE else ws,
+                    "winner_seat": None if wseat == TIE else wseat,
+                    "plays": [_play_dict(p, viewer) for p in plays]}
+                   for i, (ws, wseat, plays) in enumerate(state.rounds)] if not over else [],
+        "score": list(state.score),
+        "target": t.target,
+        "stake": state.stake,
+        "next_raise": next_raise,
+        "pending_raise": None if pending is None else {
+            "seat": pending[0], "side": t.side_of[pending[0]], "value": t.ladder[pending[1]],
+            "name": t.raise_names[pending[1]], "answer_seats": list(pending[2])},
+        "hand_kind": state.kind if not over else None,
+        "hand_of_eleven": eleven,
+        "iron_hand": state.kind == "iron" and not over,
+        "turn": None if over else state.turn,
+        "seats_to_act": seats_to_act(state),
+        "legal_actions": [a.to_dict() for a in legal_actions(state, viewer)] if viewer is not None else [],
+        "last_hand": copy.deepcopy(state.last_hand),  # the state's own dict must stay untouched
+        "match_over": over,
+        "match_winner": state.winner,
+    }
