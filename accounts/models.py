@@ -2,6 +2,7 @@
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
+from django.templatetags.static import static
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
@@ -40,8 +41,10 @@ class User(AbstractUser):
 class Profile(models.Model):
     user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="profile")
     country = CountryField(_("country"), blank=True)
-    # Static path of the equipped avatar; the shop writes it when an avatar is equipped.
-    avatar = models.CharField(_("avatar"), max_length=200, default=DEFAULT_AVATAR)
+    # What the equipped avatar looks like: a static path ("avatars/x.svg") or a full URL of an
+    # uploaded image ("/media/..."). The shop writes it when an avatar is equipped, so accounts
+    # never has to import the shop.
+    avatar = models.CharField(_("avatar"), max_length=300, default=DEFAULT_AVATAR)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -51,3 +54,9 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.user.username
+
+    @property
+    def avatar_url(self) -> str:
+        if self.avatar.startswith(("/", "http://", "https://")):
+            return self.avatar
+        return static(self.avatar)

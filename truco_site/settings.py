@@ -110,11 +110,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+# TEST_DB_NAME lets two test runs share a machine without dropping each other's database.
+TEST_DB_NAME = os.environ.get("TEST_DB_NAME", "")
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file (not :memory:) so that a live daphne test server in another process sees it.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"{TEST_DB_NAME or 'test_db'}.sqlite3")}
 else:
     # channels 4.3.2 live-server child needs an explicit test name (STACK_NOTES pitfall 5).
-    DATABASES["default"]["TEST"] = {"NAME": "test_" + DATABASES["default"]["NAME"]}
+    DATABASES["default"]["TEST"] = {"NAME": TEST_DB_NAME or "test_" + DATABASES["default"]["NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channel layer --------------------------------------------------------------------------
