@@ -10,6 +10,15 @@ PASSWORD = "a-Strong-pass-42"
 _counter = itertools.count(1)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    # allauth's rate limits count in the cache; with Redis it would outlive the test run.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def make_user(db, django_user_model):
     def make(username: str | None = None, *, email: str | None = None, password: str = PASSWORD, **extra):

@@ -1,0 +1,81 @@
+"""Sign-up, sign-in (email or display name), sign-out and password reset through allauth's real views."""
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import Profile, User
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def signup(client, **overrides):
+    data = {"email": "bia@example.com", "username": "Bia_10", "password1": PASSWORD, "password2": PASSWORD}
+    data.update(overrides)
+    return client.post(reverse("account_signup"), data)
+
+
+def test_signup_creates_user_with_profile_and_signs_in(client):
+    response = signup(client)
+    assert response.status_code == 302
+    user = User.objects.get(email="bia@example.com")
+    assert user.username == "Bia_10"
+    assert Profile.objects.filter(user=user).exists()
+    assert int(client.session["_auth_user_id"]) == user.pk
+
+
+def test_signup_page_asks_for_email_display_name_and_password(client):
+    html = client.get(reverse("account_signup")).content.decode()
+    for name in ("email", "username", "password1", "password2"):
+        assert f'name="{name}"' in html
+
+
+def test_signin_with_email(client, user):
+    response = client.post(reverse("account_login"), {"login": user.email, "password": PASSWORD})
+    assert response.status_code == 302
+    assert int(client.session["_auth_user_id"]) == user.pk
+
+
+def test_signin_with_display_name_ignoring_case(client, user):
+    response = client.post(reverse("account_login"), {"login": user.username.upper(), "password": PASSWORD})
+    assert response.status_code == 302
+    assert int(client.session["_auth_user_id"]) == user.pk
+
+
+def test_signin_with_wrong_password_is_refused(client, user):
+    response = client.post(reverse("account_login"), {"login": user.email, "password": "wrong-password"})
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+
+
+def test_signout(signed_in_client):
+    response = signed_in_client.post(reverse("account_logout"))
+    assert response.status_code == 302
+    assert "_auth_user_id" not in signed_in_client.session
+
+
+def test_password_reset_by_email_sets_a_new_password(client, user):
+    response = client.post(reverse("account_reset_password"), {"email": user.email})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    link = re.search(r"https?://[^/]+(/accounts/password/reset/key/\S+)", mail.outbox[0].body).group(1)
+    # allauth redirects the emailed key link to a session-bound form URL.
+    form_page = client.get(link, follow=True)
+    assert form_page.status_code == 200
+    form_url = form_page.redirect_chain[-1][0] if form_page.redirect_chain else link
+    new_password = "another-Strong-pass-7"
+    done = client.post(form_url, {"password1": new_password, "password2": new_password})
+    assert done.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new_password)
+
+
+def test_signin_is_refused_even_with_the_right_password_after_five_failures(client, user):
+    for i in range(5):
+        client.post(reverse("account_login"), {"login": user.email, "password": f"wrong-{i}"})
+    response = client.post(reverse("account_login"), {"login": user.email, "password": PASSWORD})
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
