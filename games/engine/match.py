@@ -345,7 +345,6 @@ def _finish_hand(new, t, side, points, reason, events):
         new.winner = side
         new.pending = None
         new.deciding = ()
-        new.table = ()
         events.append({"type": "match_won", "side": side, "score": list(new.score)})
         return
     new.dealer = (new.dealer + 1) % t.seats
