@@ -305,3 +305,12 @@ def test_random_playout_helper_finishes_matches():
     from games.engine.playout import random_playout
     state, count = random_playout(RuleSet(seats=4, partnership=False), 5)
     assert state.over and count > 0
+
+
+def test_apply_accepts_an_action_dict_and_refuses_garbage_as_illegal():
+    state = new_match(RuleSet(), 1, dealer=1, deals=[STRONG])
+    new, _ = apply(state, 0, {"do": "play", "card": "3C"})
+    assert seat_view(new, 0)["hand"] == ["2C", "AC"]
+    for junk in ({"do": "dance"}, "raise", None):
+        with pytest.raises(IllegalAction):
+            apply(state, 0, junk)

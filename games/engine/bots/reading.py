@@ -32,7 +32,7 @@ def deck_names(variant: str, deck: str) -> tuple[str, ...]:
 class Reading:
     """The facts a bot decides from, read off ``view`` once.
 
-    ``track_played`` decides whether cards already played this hand count as gone when the
+    ``track_played`` decides whether cards played in finished rounds of this hand count as gone when the
     bot estimates what the others may hold (a sharper picture of the hand).
     """
 
@@ -65,7 +65,7 @@ class Reading:
         if track_played:
             for rnd in view["rounds"]:
                 known.update(p["card"] for p in rnd["plays"] if p["card"])
-            known.update(p["card"] for p in view["table"] if p["card"])
+        known.update(p["card"] for p in view["table"] if p["card"])  # in plain sight: always counted
         self.unseen = [c for c in deck_names(rules["variant"], rules["deck"]) if c not in known]
         # weaker[s]: share of unseen cards an unseen card of strength s beats (ties count half).
         strengths = sorted(st[c] for c in self.unseen)
@@ -115,6 +115,9 @@ class Reading:
                 return self.weaker[self.strength[self.partner_cards[index]]] ** k
             return 0.0
         return 0.22 if k == 2 else 0.3  # a random card beating two random cards, shaded down
+
+    def beats_unseen_strength(self, strength: int, opponents: int) -> float:
+        return self.weaker[strength] ** opponents if strength >= 0 else 0.0
 
     def current_round_chance(self, card: str | None) -> float:
         """Chance my side takes the round under way if I play ``card`` (None: already played)."""
