@@ -193,6 +193,13 @@ def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, lis
     t = state.tables
     if type(seat) is not int or not 0 <= seat < t.seats:
         raise IllegalAction(f"there is no seat {seat!r} at this table")
+    if type(action) is not Action:
+        if not isinstance(action, dict):
+            raise IllegalAction(f"not an action: {action!r}")
+        try:  # the web layer may pass the message's dict straight through
+            action = Action.from_dict(action)
+        except ValueError as error:
+            raise IllegalAction(str(error)) from None
     kind = action.kind
     if kind == "play":
         return _play(state, t, seat, action)
@@ -345,7 +352,6 @@ def _finish_hand(new, t, side, points, reason, events):
         new.winner = side
         new.pending = None
         new.deciding = ()
-        new.table = ()
         events.append({"type": "match_won", "side": side, "score": list(new.score)})
         return
     new.dealer = (new.dealer + 1) % t.seats

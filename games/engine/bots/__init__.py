@@ -1,0 +1,36 @@
+"""Computer players: each is a function of one seat's view (``seat_view``), never the full state.
+
+``choose_action(level, view, rng)`` is the one entry point the web layer and the arena use;
+every decision draws its randomness from ``rng``, so a seeded match replays exactly.
+"""
+from __future__ import annotations
+
+import random
+
+from ..state import Action
+from .simple import easy_bot, random_bot
+from .strategic import hard_bot, medium_bot
+
+BOT_LEVELS = ("random", "easy", "medium", "hard")
+_BOTS = {"random": random_bot, "easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
+
+
+def choose_action(level: str, view: dict, rng: random.Random) -> Action:
+    """The action the bot of ``level`` takes for the seat whose ``view`` this is.
+
+    Always one of ``view["legal_actions"]``; ValueError if the level is unknown or the seat has
+    nothing to do now.
+    """
+    bot = _BOTS.get(level)
+    if bot is None:
+        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+    legal = view["legal_actions"]
+    if not legal:
+        raise ValueError(f"seat {view.get('seat')} has nothing to do now")
+    chosen = bot(view, rng)
+    if chosen not in legal:  # a slip in a bot must never become an illegal move at a table
+        chosen = legal[0]
+    return Action.from_dict(chosen)
+
+
+__all__ = ["BOT_LEVELS", "choose_action"]

@@ -1,0 +1,36 @@
+"""The two light bots: ``random`` (any legal action) and ``easy`` (plays plain and honest)."""
+from __future__ import annotations
+
+import random
+
+from .reading import MY_SIDE, Reading
+
+
+def random_bot(view: dict, rng: random.Random) -> dict:
+    """A uniformly random legal action (the arena's baseline)."""
+    return rng.choice(view["legal_actions"])
+
+
+def easy_bot(view: dict, rng: random.Random) -> dict:
+    """Highest card when it wins the round, else lowest; takes raises with decent cards only."""
+    legal = view["legal_actions"]
+    kinds = {a["do"] for a in legal}
+    reading = Reading(view, track_played=False)
+    st = reading.strength
+    top = max((st[c] for c in reading.hand), default=-1)
+    decent = top >= 10 or sum(1 for c in reading.hand if st[c] >= 7) >= 2  # a manilha, or two A/2/3
+
+    if "play" not in kinds:  # a raise to answer, or a hand of eleven to decide
+        accept = decent or (view["hand_of_eleven"] is None and rng.random() < 0.15)
+        return _pick(legal, "accept" if accept and "accept" in kinds else "run")
+    if "raise" in kinds and top >= 12 and rng.random() < 0.1:
+        return _pick(legal, "raise")
+    plays = [a for a in legal if a["do"] == "play" and not a["face_down"]]
+    winners = [a for a in plays if st[a["card"]] > reading.table_best]
+    if reading.table_best_side != MY_SIDE and winners:
+        return max(winners, key=lambda a: st[a["card"]])
+    return min(plays, key=lambda a: st[a["card"]])
+
+
+def _pick(legal, kind):
+    return next(a for a in legal if a["do"] == kind)

@@ -1,0 +1,236 @@
+"""The thinking bots: ``medium`` and ``hard`` share one card-play policy and differ in judgement.
+
+medium: estimates its chance to win the hand from its cards against the cards it cannot see,
+raises on strong hands (bluffing now and then), runs from hopeless raises, wins rounds
+cheaply, keeps manilhas for rounds that matter and throws away (face down where allowed)
+cards that cannot change a round.
+
+hard: the same play, but it also counts every card already played this hand, reads a raise
+from the other side as a sign of strength, and turns each raise / accept / run / hand-of-eleven
+decision into a comparison of match-winning chances at the current score (so it bets
+differently at 0-0 than at 10-11).
+"""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from .reading import MY_SIDE, THEIR_SIDE, Reading
+
+
+class Judgement:
+    """The numbers that set how a level bets; play itself is shared."""
+
+    def __init__(self, *, track_played, raise_at, bluff, reraise_at, accept_at, eleven_at, by_score,
+                 respect_raise):
+        self.track_played = track_played
+        self.raise_at = raise_at        # raise on my turn from this chance to win the hand
+        self.bluff = bluff              # chance of raising a weak hand at the first raise
+        self.reraise_at = reraise_at    # answer a raise with a raise from this chance
+        self.accept_at = accept_at      # accept a raise from this chance
+        self.eleven_at = eleven_at      # play a hand of eleven/ten from this chance
+        self.by_score = by_score        # decide by match-winning chance at this score
+        self.respect_raise = respect_raise  # shade my chance down when the other side raised
+
+
+MEDIUM = Judgement(track_played=False, raise_at=0.72, bluff=0.07, reraise_at=0.85, accept_at=0.1,
+                   eleven_at=0.45, by_score=False, respect_raise=1.0)
+HARD = Judgement(track_played=True, raise_at=0.66, bluff=0.05, reraise_at=0.8, accept_at=0.05,
+                 eleven_at=0.42, by_score=True, respect_raise=0.85)
+
+
+def medium_bot(view: dict, rng: random.Random) -> dict:
+    return decide(view, rng, MEDIUM)
+
+
+def hard_bot(view: dict, rng: random.Random) -> dict:
+    return decide(view, rng, HARD)
+
+
+def decide(view: dict, rng: random.Random, judgement: Judgement) -> dict:
+    legal = view["legal_actions"]
+    kinds = {a["do"] for a in legal}
+    reading = Reading(view, track_played=judgement.track_played)
+    if "play" not in kinds:
+        if view["pending_raise"] is None:
+            return _decide_hand_of_eleven(reading, legal, judgement)
+        return _answer_raise(reading, legal, judgement)
+    if "raise" in kinds and _wants_to_raise(reading, rng, judgement):
+        return _only(legal, "raise")
+    return choose_card(reading, legal)
+
+
+# --- betting ------------------------------------------------------------------------------------
+
+def _only(legal, kind):
+    return next(a for a in legal if a["do"] == kind)
+
+
+def _scores(reading):
+    score = reading.view["score"]
+    mine = score[reading.side]
+    theirs = max(p for i, p in enumerate(score) if i != reading.side)
+    return mine, theirs
+
+
+def _wants_to_raise(reading, rng, judgement) -> bool:
+    view = reading.view
+    p = reading.win_chance()
+    stake, asked = view["stake"], view["next_raise"]["value"]
+    if judgement.by_score:
+        mine, theirs = _scores(reading)
+        mwp = match_chances(view["rules"]["variant"], view["target"])
+        stay = p * mwp(mine + stake, theirs) + (1 - p) * mwp(mine, theirs + stake)
+        taken = p * mwp(mine + asked, theirs) + (1 - p) * mwp(mine, theirs + asked)
+        folds = mwp(mine + stake, theirs)
+        # Some raises are run from; a fair hand gets that extra equity too.
+        value = 0.25 * folds + 0.75 * taken
+        if p >= judgement.raise_at and value >= stay:
+            return True
+    elif p >= judgement.raise_at:
+        return True
+    # A bluff now and then: only as the first raise of the hand, before the last round.
+    return (view["stake"] == _base(view) and len(reading.results) < 2 and p < 0.3
+            and rng.random() < judgement.bluff)
+
+
+def _base(view):
+    return 1 if view["rules"]["variant"] == "paulista" else 2
+
+
+def _answer_raise(reading, legal, judgement):
+    view = reading.view
+    kinds = {a["do"] for a in legal}
+    p = reading.win_chance() * judgement.respect_raise
+    pending = view["pending_raise"]
+    stake, asked = view["stake"], pending["value"]
+    if judgement.by_score:
+        mine, theirs = _scores(reading)
+        mwp = match_chances(view["rules"]["variant"], view["target"])
+        run = mwp(mine, theirs + stake)
+        accept = p * mwp(mine + asked, theirs) + (1 - p) * mwp(mine, theirs + asked)
+        if "raise" in kinds and p >= judgement.reraise_at:
+            above = _next_value(view, asked)
+            reraise = p * mwp(mine + above, theirs) + (1 - p) * mwp(mine, theirs + above)
+            if reraise >= accept:
+                return _only(legal, "raise")
+        return _only(legal, "accept" if accept >= run else "run")
+    if "raise" in kinds and p >= judgement.reraise_at:
+        return _only(legal, "raise")
+    # Accepting pays when p*asked - (1-p)*asked beats -stake (what running costs), i.e. from
+    # p = (asked - stake) / (2 * asked); accept_at is the caution added on top of that.
+    needed = (asked - stake) / (2 * asked) + judgement.accept_at
+    return _only(legal, "accept" if p >= needed else "run")
+
+
+def _next_value(view, asked):
+    ladder = (1, 3, 6, 9, 12) if view["rules"]["variant"] == "paulista" else (2, 4, 6, 10, 12)
+    return ladder[min(ladder.index(asked) + 1, len(ladder) - 1)]
+
+
+def _decide_hand_of_eleven(reading, legal, judgement):
+    view = reading.view
+    p = reading.win_chance()
+    if judgement.by_score:
+        eleven = view["hand_of_eleven"]
+        mine, theirs = _scores(reading)
+        mwp = match_chances(view["rules"]["variant"], view["target"])
+        play = p * mwp(mine + eleven["value"], theirs) + (1 - p) * mwp(mine, theirs + eleven["value"])
+        run = mwp(mine, theirs + eleven["run_value"])
+        return _only(legal, "accept" if play >= run else "run")
+    return _only(legal, "accept" if p >= judgement.eleven_at else "run")
+
+
+@lru_cache(maxsize=8)
+def match_chances(variant: str, target: int):
+    """mwp(mine, theirs): chance of winning the match from this score, hands won 50/50.
+
+    A rough model (a hand is worth base, truco or six points; at the threshold it is worth
+    the hand-of-eleven value) that is enough to know when points matter more than usual.
+    """
+    ladder = (1, 3, 6, 9, 12) if variant == "paulista" else (2, 4, 6, 10, 12)
+    base = ladder[0]
+    threshold = target - base
+    values = ((base, 0.5), (ladder[1], 0.35), (ladder[2], 0.15))
+    memo = {}
+
+    def mwp(a, b):
+        if a >= target:
+            return 1.0
+        if b >= target:
+            return 0.0
+        key = (a, b)
+        if key in memo:
+            return memo[key]
+        if a >= threshold and b >= threshold:
+            result = 0.5
+        elif a >= threshold or b >= threshold:
+            v = ladder[1]
+            result = 0.5 * mwp(a + v, b) + 0.5 * mwp(a, b + v)
+        else:
+            result = sum(w * (0.5 * mwp(a + v, b) + 0.5 * mwp(a, b + v)) for v, w in values)
+        memo[key] = result
+        return result
+
+    return mwp
+
+
+# --- card play ----------------------------------------------------------------------------------
+
+def choose_card(reading: Reading, legal) -> dict:
+    """The card to play now: lead strong, win cheaply, never waste a card on a settled round."""
+    st = reading.strength
+    hand = reading.hand  # weakest first
+    face_down_ok = any(a["face_down"] for a in legal if a["do"] == "play")
+
+    def up(card):
+        return {"do": "play", "card": card, "face_down": False}
+
+    def throw(card):
+        # A card that cannot change the round goes face down: it tells the others nothing.
+        return {"do": "play", "card": card, "face_down": face_down_ok}
+
+    if not reading.table:
+        return up(_lead(reading))
+
+    best, best_side = reading.table_best, reading.table_best_side
+    opps_left = reading.opps_left
+    if best_side == MY_SIDE:
+        # A partner is taking the round: keep my cards unless the others may still beat it.
+        if opps_left == 0 or reading.beats_unseen_strength(best, opps_left) >= 0.7:
+            return throw(hand[0])
+        for card in hand:
+            if st[card] > best and reading.beats_unseen(card, opps_left) >= 0.7:
+                return up(card)
+        return throw(hand[0])
+
+    winners = [c for c in hand if st[c] > best]
+    if opps_left == 0:
+        if winners:
+            return up(winners[0])  # the cheapest card that takes it
+    else:
+        safe = [c for c in winners if reading.beats_unseen(c, opps_left) >= 0.5]
+        if safe:
+            return up(safe[0])
+        if winners and not reading.partner_left:
+            return up(winners[-1])
+        if reading.partner_left and best_side != MY_SIDE:
+            return throw(hand[0]) if not winners else up(winners[-1])
+    ties = [c for c in hand if st[c] == best and best_side == THEIR_SIDE and best < 10]
+    if ties and _tie_helps(reading):
+        return up(ties[0])
+    return throw(hand[0])
+
+
+def _tie_helps(reading) -> bool:
+    # After losing round 1 a tie hands the hand to the other side; otherwise it beats losing.
+    return not reading.results or reading.results[0] != THEIR_SIDE
+
+
+def _lead(reading) -> str:
+    st = reading.strength
+    hand = reading.hand
+    if len(hand) == 3 and st[hand[2]] >= 10 and st[hand[1]] >= 6:
+        # Open with the good common card and keep the manilha for the round that matters.
+        return hand[1]
+    return hand[-1]  # a round already won or tied: the strongest card settles it

@@ -1,0 +1,178 @@
+"""Property-based tests: random legal play over random seeds and RuleSets keeps every invariant."""
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import (Action, IllegalAction, RuleSet, apply, from_json, legal_actions, new_match,
+                          seat_view, seats_to_act, spectator_view, to_json)
+from games.engine.cards import CARD_NAMES, deck_cards
+from games.engine.rules import LADDERS
+
+MAX_ACTIONS = 5000  # far above any real match; a void-hand loop would have to repeat ~500 times
+
+
+@st.composite
+def rulesets(draw):
+    seats = draw(st.sampled_from([2, 4]))
+    return RuleSet(
+        variant=draw(st.sampled_from(["paulista", "mineiro"])),
+        deck=draw(st.sampled_from(["dirty", "clean"])),
+        seats=seats,
+        partnership=draw(st.booleans()) if seats == 4 else False,
+        face_down=draw(st.booleans()),
+        all_tied=draw(st.sampled_from(["dealer", "nobody"])),
+        target=draw(st.sampled_from([12, 12, 15])),
+    )
+
+
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+seeds = st.integers(min_value=0, max_value=2**63)
+
+
+def every_action(state):
+    """All actions anyone could try: each card both ways plus raise/accept/run."""
+    return ([Action("play", name) for name in CARD_NAMES[:40:3]] +
+            [Action("play", CARD_NAMES[c], down) for h in state.hands for c in h for down in (False, True)] +
+            [Action("raise"), Action("accept"), Action("run")])
+
+
+def play_randomly(state, chooser, on_step=None):
+    count = 0
+    while seats_to_act(state):
+        seat = chooser.choice(seats_to_act(state))
+        action = chooser.choice(legal_actions(state, seat))
+        before = state
+        state, events = apply(state, seat, action)
+        count += 1
+        if on_step:
+            on_step(before, seat, action, state, events)
+        assert count < MAX_ACTIONS, "the match did not end"
+    return state, count
+
+
+@SETTINGS
+@given(rules=rulesets(), seed=seeds)
+def test_random_legal_play_ends_the_match_with_a_winner(rules, seed):
+    state, count = play_randomly(new_match(rules, seed), random.Random(seed))
+    assert state.over and state.winner is not None
+    assert state.score[state.winner] >= rules.target
+    assert seats_to_act(state) == []
+    assert all(legal_actions(state, s) == [] for s in range(rules.seats))
+
+
+@SETTINGS
+@given(rules=rulesets(), seed=seeds)
+def test_every_card_exists_exactly_once_and_scores_grow_by_allowed_amounts(rules, seed):
+    deck = sorted(deck_cards(rules.variant, rules.deck))
+    ladder = LADDERS[rules.variant]
+    allowed = set(ladder)  # hand values, run values (the ladder below), eleven value and refusal
+
+    def check(before, seat, action, state, events):
+        cards = [c for h in state.hands for c in h] + [c for _, c, _ in state.table]
+        cards += [c for _, _, plays in state.rounds for _, c, _ in plays] + list(state.stock)
+        if state.vira >= 0:
+            cards.append(state.vira)
+        assert sorted(cards) == deck
+        grown = [b - a for a, b in zip(before.score, state.score)]
+        assert all(g >= 0 for g in grown)
+        changed = [g for g in grown if g]
+        assert len(changed) <= 1 and all(g in allowed for g in changed)
+        for event in events:
+            if event["type"] == "hand_won":
+                assert event["points"] in allowed
+
+    play_randomly(new_match(rules, seed), random.Random(seed), check)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rules=rulesets(), seed=seeds)
+def test_legal_actions_are_exactly_what_apply_accepts_and_illegal_ones_change_nothing(rules, seed):
+    chooser = random.Random(seed)
+
+    def check(before, seat, action, state, events):
+        if chooser.random() > 0.3:
+            return
+        frozen = json.dumps(to_json(state), sort_keys=True)
+        for s in range(rules.seats):
+            legal = set(legal_actions(state, s))
+            for candidate in every_action(state):
+                if candidate in legal:
+                    apply(state, s, candidate)
+                else:
+                    try:
+                        apply(state, s, candidate)
+                    except IllegalAction as error:
+                        assert error.reason
+                    else:
+                        raise AssertionError(f"{candidate} by seat {s} was applied but is not listed as legal")
+                assert json.dumps(to_json(state), sort_keys=True) == frozen
+        assert set(seats_to_act(state)) == {s for s in range(rules.seats) if legal_actions(state, s)}
+
+    play_randomly(new_match(rules, seed), chooser, check)
+
+
+@SETTINGS
+@given(rules=rulesets(), seed=seeds, stop=st.integers(min_value=0, max_value=60))
+def test_saved_and_loaded_state_has_the_same_actions_and_the_same_future(rules, seed, stop):
+    state = new_match(rules, seed)
+    chooser = random.Random(seed)
+    for _ in range(stop):
+        if not seats_to_act(state):
+            break
+        seat = seats_to_act(state)[0]
+        state, _ = apply(state, seat, chooser.choice(legal_actions(state, seat)))
+    saved = json.loads(json.dumps(to_json(state)))
+    loaded = from_json(saved)
+    assert to_json(loaded) == saved
+    for seat in range(rules.seats):
+        assert legal_actions(loaded, seat) == legal_actions(state, seat)
+    end_a, _ = play_randomly(state, random.Random(seed + 1))
+    end_b, _ = play_randomly(loaded, random.Random(seed + 1))
+    assert to_json(end_a) == to_json(end_b)
+
+
+CARD_RE = re.compile(r'"([4567QJKA23][CHSD])"')
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=rulesets(), seed=seeds)
+def test_views_and_events_never_show_hidden_cards(rules, seed):
+    def visible_cards(view):
+        rest = {k: v for k, v in view.items() if k not in ("manilhas", "last_hand")}
+        return set(CARD_RE.findall(json.dumps(rest)))
+
+    def check(before, seat, action, state, events):
+        face_up = {CARD_NAMES[c] for _, c, down in state.table if not down}
+        face_up |= {CARD_NAMES[c] for _, _, plays in state.rounds for _, c, down in plays if not down}
+        public = face_up | ({CARD_NAMES[state.vira]} if state.vira >= 0 else set())
+        for viewer in range(rules.seats):
+            view = seat_view(state, viewer)
+            dump = json.dumps(view)
+            for word in ("rng", "seed", "stock", "fixed_deals"):
+                assert f'"{word}"' not in dump
+            allowed = set(public) | set(view["hand"])
+            allowed |= {CARD_NAMES[c] for _, c, down in state.table if down and _ == viewer}
+            allowed |= {CARD_NAMES[c] for _, _, plays in state.rounds for s, c, down in plays if down and s == viewer}
+            if view["partner_hands"]:
+                assert state.kind == "eleven" and rules.partnership
+                for partner, cards in view["partner_hands"].items():
+                    assert int(partner) % 2 == viewer % 2
+                    allowed |= set(cards)
+            assert view["hand"] == [CARD_NAMES[c] for c in state.hands[viewer]] or state.over
+            assert visible_cards(view) <= allowed
+            if view["last_hand"]:
+                for rnd in view["last_hand"]["rounds"]:
+                    assert all(p["card"] is None for p in rnd["plays"] if p["face_down"])
+        assert visible_cards(spectator_view(state)) <= public
+        for event in events:
+            if event["type"] == "card_played" and event["face_down"]:
+                assert "card" not in event
+            for hand_key in ("hands", "hand", "stock"):
+                assert hand_key not in event
+
+    play_randomly(new_match(rules, seed), random.Random(seed), check)
