@@ -13,7 +13,7 @@ urlpatterns = [
     # Sections whose issues have not landed yet say so plainly instead of a 404.
     path("play/", views.coming_soon, {"section": "play"}, name="play"),
     path("rooms/", views.coming_soon, {"section": "rooms"}, name="rooms"),
-    path("shop/", views.coming_soon, {"section": "shop"}, name="shop"),
+    path("shop/", include("shop.urls")),
     path("stats/", views.coming_soon, {"section": "stats"}, name="stats"),
     path("leaderboards/", views.coming_soon, {"section": "leaderboards"}, name="leaderboards"),
 ]
