@@ -227,3 +227,12 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
 }
+
+# --- Shop -------------------------------------------------------------------------------------
+# Gem packs are paid with real money through one provider: "demo" (pays at once; refused while
+# DEBUG is off unless PAYMENTS_DEMO_ENABLED=1) or "stripe" (Checkout + signed webhook).
+PAYMENTS_PROVIDER = os.environ.get("PAYMENTS_PROVIDER", "demo")
+PAYMENTS_DEMO_ENABLED = env_bool("PAYMENTS_DEMO_ENABLED", False)
+STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
+STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
+SHOP_REAL_CURRENCY = os.environ.get("SHOP_REAL_CURRENCY", "brl")

@@ -1,0 +1,122 @@
+"""Buying: wallet-paid items complete at once; real-money gem packs start pending and complete
+when the payment provider confirms. Every path is idempotent and never overspends.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from . import inventory, wallet
+from .models import REAL_MONEY, Item, Ownership, Purchase, PurchaseStatus, Wallet
+from .wallet import InsufficientFunds
+
+__all__ = [
+    "PurchaseRefused", "NotOnSale", "AlreadyOwned", "NeedsPaymentProvider", "InsufficientFunds",
+    "buy", "start_paid_purchase", "complete_paid_purchase",
+]
+
+
+class PurchaseRefused(Exception):
+    message = _("This purchase is not possible.")
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+
+class NotOnSale(PurchaseRefused):
+    message = _("This item is not on sale right now.")
+
+
+class AlreadyOwned(PurchaseRefused):
+    message = _("You already own this item.")
+
+
+class NeedsPaymentProvider(PurchaseRefused):
+    message = _("This item is paid with real money.")
+
+
+def buy(user, item: Item, *, idempotency_key: str) -> Purchase:
+    """Buy an item paid from the wallet. A repeated key returns the first purchase unchanged.
+
+    Raises NotOnSale, AlreadyOwned or InsufficientFunds with nothing changed.
+    """
+    if item.price_currency == REAL_MONEY:
+        raise NeedsPaymentProvider()
+    wallet.get_or_create_wallet(user)
+    with transaction.atomic():
+        # The wallet row lock serialises all purchases of this user: the checks below cannot
+        # race with a parallel request (double click, second tab).
+        Wallet.objects.select_for_update().get(user=user)
+        earlier = Purchase.objects.filter(user=user, idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return earlier
+        item = _check_can_buy(user, item)
+        purchase = Purchase.objects.create(
+            user=user, item=item, price=item.price, price_currency=item.price_currency,
+            provider="wallet", idempotency_key=idempotency_key,
+            status=PurchaseStatus.COMPLETED, completed_at=timezone.now(),
+        )
+        if item.price:
+            wallet.change_balance(
+                user, item.price_currency, -item.price, reason="purchase",
+                reference=f"purchase:{purchase.pk}", idempotency_key=f"purchase:{purchase.pk}:pay",
+            )
+        _deliver(purchase)
+    return purchase
+
+
+def start_paid_purchase(user, item: Item, *, idempotency_key: str, provider: str) -> Purchase:
+    """Record a pending real-money purchase (a gem pack); the provider completes it later."""
+    if item.price_currency != REAL_MONEY:
+        raise PurchaseRefused()
+    wallet.get_or_create_wallet(user)
+    with transaction.atomic():
+        Wallet.objects.select_for_update().get(user=user)
+        earlier = Purchase.objects.filter(user=user, idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            return earlier
+        item = _check_can_buy(user, item)
+        return Purchase.objects.create(
+            user=user, item=item, price=item.price, price_currency=REAL_MONEY,
+            provider=provider, idempotency_key=idempotency_key,
+        )
+
+
+def complete_paid_purchase(purchase_id: int, *, provider: str, provider_reference: str) -> Purchase:
+    """The provider says the money arrived: deliver exactly once (replays return the same purchase)."""
+    with transaction.atomic():
+        purchase = Purchase.objects.select_for_update().select_related("item").get(pk=purchase_id)
+        if purchase.status == PurchaseStatus.COMPLETED:
+            return purchase
+        if purchase.provider != provider:
+            raise PurchaseRefused()
+        purchase.status = PurchaseStatus.COMPLETED
+        purchase.completed_at = timezone.now()
+        purchase.provider_reference = provider_reference
+        purchase.save(update_fields=["status", "completed_at", "provider_reference"])
+        # A buyer who deleted their account meanwhile has nothing left to credit.
+        if purchase.user_id is not None:
+            _deliver(purchase)
+    return purchase
+
+
+def _check_can_buy(user, item: Item) -> Item:
+    item = Item.objects.get(pk=item.pk)  # fresh: the admin may have just switched it off
+    if not item.is_on_sale():
+        raise NotOnSale()
+    if item.is_ownable and Ownership.objects.filter(user=user, item=item).exists():
+        raise AlreadyOwned()
+    return item
+
+
+def _deliver(purchase: Purchase) -> None:
+    item = purchase.item
+    if item.is_ownable:
+        inventory.grant_item(purchase.user, item, how="purchase")
+    elif item.grant_currency:
+        wallet.change_balance(
+            purchase.user, item.grant_currency, item.grant_amount, reason="pack",
+            reference=f"purchase:{purchase.pk}", idempotency_key=f"purchase:{purchase.pk}:grant",
+        )

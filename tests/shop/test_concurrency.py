@@ -1,0 +1,69 @@
+"""Parallel purchases by one player never overspend (PostgreSQL: real row locks between connections)."""
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection, connections
+
+from shop import purchases, wallet
+from shop.models import LedgerEntry, Purchase
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql",
+        reason="SQLite serialises every writer with one file lock, so it cannot show a row-lock race",
+    ),
+]
+
+
+def run_in_threads(count, target):
+    barrier = threading.Barrier(count)
+    results, errors = [], []
+
+    def worker(n):
+        try:
+            barrier.wait()
+            results.append(target(n))
+        except Exception as exc:  # collected, then asserted on
+            errors.append(exc)
+        finally:
+            connections.close_all()  # each thread had its own connection
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results, errors
+
+
+def test_parallel_purchases_can_never_overspend(make_user, make_item):
+    buyer = make_user("Apressada")
+    pack = make_item("blue_coin_pack", price=30, price_currency="coins", grant_amount=1)
+    # 100 starter coins pay for exactly three packs; ten parallel buyers try.
+    results, errors = run_in_threads(10, lambda n: purchases.buy(buyer, pack, idempotency_key=uuid.uuid4().hex))
+    assert len(results) == 3
+    assert len(errors) == 7 and all(isinstance(e, wallet.InsufficientFunds) for e in errors)
+    assert wallet.balance(buyer, wallet.COINS) == 10
+    assert wallet.balance(buyer, wallet.BLUE_COINS) == 5 + 3
+    assert Purchase.objects.filter(user=buyer).count() == 3
+
+
+def test_parallel_double_submit_of_one_form_buys_once(make_user, make_item):
+    buyer = make_user("Clicadora")
+    avatar = make_item("avatar", price=40)
+    token = uuid.uuid4().hex
+    results, errors = run_in_threads(6, lambda n: purchases.buy(buyer, avatar, idempotency_key=token))
+    assert not errors
+    assert len({p.pk for p in results}) == 1
+    assert wallet.balance(buyer, wallet.COINS) == 60
+
+
+def test_parallel_debits_keep_the_ledger_consistent(make_user):
+    buyer = make_user("Paralela")
+    results, errors = run_in_threads(8, lambda n: wallet.change_balance(buyer, wallet.COINS, -15, reason="room_entry"))
+    assert len(results) == 6 and len(errors) == 2
+    assert wallet.balance(buyer, wallet.COINS) == 10
+    assert sorted(e.balance_after for e in LedgerEntry.objects.filter(wallet__user=buyer, reason="room_entry")) == [10, 25, 40, 55, 70, 85]
