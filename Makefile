@@ -44,9 +44,9 @@ test-browser: venv ## only the real-Chromium tests
 check-deploy: venv ## `check --deploy` with a production-like environment
 	DEBUG=0 SECRET_KEY=$$(openssl rand -hex 32) ALLOWED_HOSTS=truco.example $(PY) manage.py check --deploy --fail-level WARNING
 
-messages: venv ## refresh the .po catalogues after changing user-facing text (needs gettext)
-	cd accounts && ../$(PY) ../manage.py makemessages -l pt_BR -l en
-	$(PY) manage.py makemessages -l pt_BR -l en --ignore=accounts/* --ignore=games/* --ignore=shop/* --ignore=stats/* --ignore=.venv/* --ignore=tests/*
+messages: venv ## refresh the pt-BR .po catalogues after changing user-facing text (needs gettext)
+	for app in accounts games shop stats; do (cd $$app && ../$(PY) ../manage.py makemessages -l pt_BR); done
+	$(PY) manage.py makemessages -l pt_BR --ignore='accounts/*' --ignore='games/*' --ignore='shop/*' --ignore='stats/*' --ignore='.venv/*' --ignore='tests/*' --ignore='static/*'
 
 clean: ## remove the venv, the SQLite databases and collected static files
 	rm -rf $(VENV) db.sqlite3* test_db.sqlite3* staticfiles

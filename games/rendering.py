@@ -70,8 +70,14 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         return "won" if side == my_side else "lost"
 
     score = [{"side": s, "label": side_label(s), "points": pts, "mine": s == my_side} for s, pts in enumerate(view["score"])]
+    # Between rounds the last finished round stays on the felt (dimmed) until the next card is played.
+    plays, previous = view["table"], False
+    if not plays:
+        finished = view["rounds"] or ((view["last_hand"] or {}).get("rounds") or [])
+        unfinished = (view["last_hand"] or {}).get("unfinished_round") if not view["rounds"] else None
+        plays, previous = (unfinished or (finished[-1]["plays"] if finished else [])), True
     table = [{"seat": play["seat"], "position": p.position_of(me, play["seat"], n), "face": p.card_face(play["card"]),
-              "face_down": play["face_down"], "name": names[play["seat"]]} for play in view["table"]]
+              "face_down": play["face_down"], "name": names[play["seat"]]} for play in plays]
     rounds = [{"number": r["number"], "result": result_word(r["winner_side"]),
                "winner": side_label(r["winner_side"]) if r["winner_side"] is not None else None}
               for r in view["rounds"]]
@@ -135,6 +141,7 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         "manilhas": [p.card_face(c) for c in view["manilhas"]],
         "variant": variant,
         "table": table,
+        "table_is_previous": previous and bool(table),
         "rounds": rounds,
         "hand": hand,
         "can_face_down": can_face_down,

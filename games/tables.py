@@ -15,6 +15,7 @@ from datetime import timedelta
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -26,7 +27,7 @@ from .models import Match, MatchEvent, Seat
 
 log = logging.getLogger(__name__)
 
-# AI seats wait a human-like moment before acting (issue: about 0.5–1.5 s).
+# AI seats wait a human-like moment before acting (issue: about 0.5–1.5 s); tests may shorten it.
 AI_DELAY_RANGE_S = (0.5, 1.5)
 # When the human's clock runs out, the system plays for them with this bot's judgement.
 AUTOPLAY_LEVEL = "easy"
@@ -54,16 +55,17 @@ class SeatPlan:
 
 def ai_delay(match_pk: int, version: int) -> timedelta:
     rng = random.Random(f"{match_pk}:{version}:delay")
-    return timedelta(seconds=rng.uniform(*AI_DELAY_RANGE_S))
+    return timedelta(seconds=rng.uniform(*getattr(settings, "GAMES_AI_DELAY_S", AI_DELAY_RANGE_S)))
 
 
 def create_match(*, rules: engine.RuleSet, seats: list[SeatPlan], bot_level: str, move_seconds: int = 99,
-                 kind: str = Match.Kind.SINGLE, tournament=None, tournament_stage=None, seed: int | None = None) -> Match:
+                 kind: str = Match.Kind.SINGLE, tournament=None, tournament_stage=None, seed: int | None = None,
+                 score: list[int] | None = None) -> Match:
     """Create the match and its seats, deal the first hand and schedule whoever acts first."""
     if len(seats) != rules.seats:
         raise ValueError("one seat plan per seat")
     seed = secrets.randbits(63) if seed is None else seed
-    state = engine.new_match(rules, seed)
+    state = engine.new_match(rules, seed, score=score)
     with transaction.atomic():
         match = Match.objects.create(
             kind=kind, tournament=tournament, tournament_stage=tournament_stage, rules=rules.to_dict(),

@@ -1,0 +1,100 @@
+"""A real Chromium plays against the AI through the live table: a whole match, and a reload mid-hand."""
+
+import re
+
+import pytest
+from django.test import Client
+from playwright.sync_api import Page, expect
+
+from games.models import Match
+from shop import wallet
+from stats.services import rank_points
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def fast_ai(settings):
+    settings.SWEEPER_ENABLED = True
+    settings.GAMES_AI_DELAY_S = (0.02, 0.05)
+    settings.SWEEPER_INTERVAL_S = 0.05
+
+
+def sign_in(page: Page, server, user):
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
+                               "url": server.url}])
+
+
+def start_match(page: Page, server, **choices):
+    page.goto(f"{server.url}/play/")
+    for name, value in choices.items():
+        page.select_option(f"select[name={name}]", value)
+    page.click("[data-action=start-match]")
+    expect(page.locator("#status[data-version]")).to_be_visible()
+
+
+def take_a_turn(page: Page) -> bool:
+    """Click what a cautious player would: accept a question, else play the first playable card."""
+    for selector in ("#actions [data-action=accept]", "#hand [data-card]"):
+        control = page.locator(selector).first
+        if control.count() and control.is_visible():
+            version = page.locator("#status").get_attribute("data-version")
+            control.click()
+            # Wait for the table to move on (our move applied, or refused and refreshed).
+            expect(page.locator("#status")).not_to_have_attribute("data-version", version, timeout=10000)
+            return True
+    return False
+
+
+def test_a_new_player_plays_a_whole_match_and_gets_the_rewards(fast_ai, live_daphne, page: Page, make_user):
+    user = make_user("Jogadora")
+    coins_before = wallet.balance(user, wallet.COINS)
+    sign_in(page, live_daphne, user)
+    start_match(page, live_daphne, bot_level="easy")
+    expect(page.locator("#trick [data-vira]")).to_be_visible()
+
+    for _ in range(400):
+        if page.locator("[data-match-result]").count():
+            break
+        if not take_a_turn(page):
+            page.wait_for_timeout(100)
+    result = page.locator("[data-match-result]")
+    expect(result).to_be_visible()
+
+    match = Match.objects.get(seats__user=user)
+    assert match.status == Match.Status.FINISHED
+    won = result.get_attribute("data-match-result") == "won"
+    assert won == (match.winner_side == 0)
+    coins, points = (15, 3) if won else (2, 1)
+    expect(page.locator("[data-rewards]")).to_contain_text(f"+{coins}")
+    assert wallet.balance(user, wallet.COINS) == coins_before + coins
+    assert rank_points(user) == points
+    expect(page.locator("[data-action=play-again]")).to_be_visible()
+
+
+def test_reload_mid_hand_brings_back_the_same_table_and_play_goes_on(fast_ai, live_daphne, page: Page, make_user):
+    user = make_user("Recarrega")
+    sign_in(page, live_daphne, user)
+    start_match(page, live_daphne, seats="4", bot_level="easy")
+    page.locator("#hand [data-card]").first.wait_for()
+    assert take_a_turn(page)
+    page.locator("#hand [data-card]").first.wait_for()  # our turn again, mid-hand
+    cards_before = page.locator("#hand .card-button").count()
+    version_before = int(page.locator("#status").get_attribute("data-version"))
+
+    page.reload()
+    expect(page.locator("#hand .card-button")).to_have_count(cards_before)
+    assert int(page.locator("#status").get_attribute("data-version")) == version_before
+    assert take_a_turn(page)
+    match = Match.objects.get(seats__user=user)
+    assert match.version > version_before
+
+
+def test_guest_sees_the_table_in_portuguese_by_default(fast_ai, live_daphne, browser):
+    context = browser.new_context(locale="pt-BR")
+    page = context.new_page()
+    start_match(page, live_daphne)
+    expect(page.locator("#status")).to_contain_text(re.compile("Sua vez|Aguardando"))
+    context.close()

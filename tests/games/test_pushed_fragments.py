@@ -1,0 +1,189 @@
+"""What the sockets push: the out-of-band fragments rebuild the next page exactly, and no frame to any
+socket ever carries a card that viewer may not see (hands, deck, face-down identities)."""
+
+import json
+import random
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import engine
+from games.engine.cards import CARD_NAMES
+from games.models import Match
+from games.rendering import REGIONS
+from games.tables import SeatPlan, act, create_match
+from truco_site.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+REGION_TAGS = {**{r: "section" for r in REGIONS}, "table-message": "div"}
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])([4567QJKA23][CHSD])(?![A-Za-z0-9_\-])")
+FACE = re.compile(r'<span class="rank">([^<]+)</span><span class="suit">(.)</span>')
+SUIT_OF = {"♣": "C", "♥": "H", "♠": "S", "♦": "D"}
+
+
+def region_html(page: str, region: str) -> str:
+    tag = REGION_TAGS[region]
+    start = page.index(f'<{tag} id="{region}"')
+    end = page.index(f"</{tag}>", start) + len(tag) + 3
+    return page[start:end]
+
+
+def apply_oob(page: str, frame: str) -> str:
+    """What htmx does with hx-swap-oob="true": replace the element with the same id (attribute dropped)."""
+    for region, tag in REGION_TAGS.items():
+        if f'<{tag} id="{region}"' in frame:
+            new = region_html(frame, region).replace(' hx-swap-oob="true"', "")
+            page = page.replace(region_html(page, region), new)
+    return page
+
+
+def cards_shown(frame: str) -> set[str]:
+    shown = set(CARD_TOKEN.findall(frame))
+    shown |= {rank + SUIT_OF[suit] for rank, suit in FACE.findall(frame)}
+    return shown
+
+
+def allowed_for(state, seat: int) -> set[str]:
+    """Every card this seat may legitimately see now (its view is the authority)."""
+    view = engine.seat_view(state, seat)
+    allowed = set(view["hand"]) | set(view["manilhas"])
+    allowed |= {c for cards in view["partner_hands"].values() for c in cards}
+    allowed.add(view["vira"])
+    plays = list(view["table"]) + [p for r in view["rounds"] for p in r["plays"]]
+    if view["last_hand"]:
+        plays += [p for r in view["last_hand"]["rounds"] for p in r["plays"]] + view["last_hand"]["unfinished_round"]
+    allowed |= {p["card"] for p in plays if p["card"]}
+    return allowed - {None}
+
+
+def hidden_from(state, seat: int) -> set[str]:
+    """Cards the seat must not see: everyone else's unplayed cards, the stock, others' face-down cards."""
+    hidden = {CARD_NAMES[c] for s, hand in enumerate(state.hands) if s != seat for c in hand}
+    hidden |= {CARD_NAMES[c] for c in state.stock}
+    plays = list(state.table) + [p for r in state.rounds for p in r[2]]
+    hidden |= {CARD_NAMES[c] for s, c, down in plays if down and s != seat}
+    return hidden - allowed_for(state, seat)
+
+
+def make_table(make_user, seats: int, *, variant="paulista", partnership=None, score=None, seed=1):
+    users = [make_user(f"P{n}_{seed}") for n in range(seats)]
+    rules = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership})
+    match = create_match(rules=rules, seats=[SeatPlan(user=u, display_name=u.username) for u in users],
+                         bot_level="medium", seed=seed, score=score)
+    return match, users
+
+
+def login_cookie(user) -> tuple[Client, str]:
+    client = Client()
+    client.force_login(user)
+    return client, f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def open_sockets(match, users):
+    comms, clients = [], []
+    for user in users:
+        client, cookie = await sync_to_async(login_cookie)(user)
+        comm = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
+                                     headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode())])
+        assert (await comm.connect())[0]
+        comms.append(comm)
+        clients.append(client)
+    return comms, clients
+
+
+def load(match):
+    match.refresh_from_db()
+    return match.version, engine.from_json(match.state), match.status
+
+
+def page_of(client, match) -> str:
+    response = client.get(f"/play/m/{match.public_id}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+async def drive(match, users, *, steps=400, seed=0, check_fragments=True):
+    """Play random legal moves for every seat; check each frame for leaks and seat 0's page rebuild."""
+    rng = random.Random(seed)
+    comms, clients = await open_sockets(match, users)
+    _, state, _ = await sync_to_async(load)(match)
+    frames_checked = eleven_frames = 0
+    for n, comm in enumerate(comms):
+        snapshot = await comm.receive_from()
+        assert not (cards_shown(snapshot) & hidden_from(state, n))
+    page = await sync_to_async(page_of)(clients[0], match)
+    for _ in range(steps):
+        version, state, status = await sync_to_async(load)(match)
+        if status != Match.Status.ACTIVE:
+            break
+        seat = engine.seats_to_act(state)[0]
+        action = rng.choice(engine.legal_actions(state, seat)).to_dict()
+        await sync_to_async(act)(match.public_id, seat, action, version)
+        _, state, _ = await sync_to_async(load)(match)
+        for n, comm in enumerate(comms):
+            frame = await comm.receive_from()
+            leaked = cards_shown(frame) & hidden_from(state, n)
+            assert not leaked, f"seat {n} was sent hidden cards {leaked} at version {version + 1}"
+            frames_checked += 1
+            eleven_frames += state.kind == "eleven"
+            if n == 0 and check_fragments:
+                page = apply_oob(page, frame)
+                fresh = await sync_to_async(page_of)(clients[0], match)
+                for region in REGIONS:
+                    assert region_html(page, region) == region_html(fresh, region), (region, version + 1)
+    for comm in comms:
+        await comm.disconnect()
+    _, _, status = await sync_to_async(load)(match)
+    assert status == Match.Status.FINISHED, "the drive must cover a whole match"
+    return frames_checked, eleven_frames
+
+
+@pytest.mark.asyncio
+async def test_pushed_fragments_rebuild_the_next_page_exactly(make_user):
+    match, users = await sync_to_async(make_table)(make_user, 2, seed=5)
+    checked, _ = await drive(match, users, steps=400, seed=1)
+    assert checked >= 20
+
+
+@pytest.mark.asyncio
+async def test_pushed_fragments_rebuild_the_page_in_a_four_seat_team_match(make_user):
+    match, users = await sync_to_async(make_table)(make_user, 4, seed=6)
+    checked, _ = await drive(match, users, steps=400, seed=2)
+    assert checked >= 40
+
+
+@pytest.mark.parametrize(
+    "seats, variant, partnership, score",
+    [
+        (2, "paulista", None, None),
+        (2, "mineiro", None, None),
+        (4, "paulista", True, [11, 3]),  # starts with a hand of eleven: partners see each other's cards
+        (4, "paulista", False, None),
+        (2, "paulista", None, [11, 11]),  # iron hand
+    ],
+)
+@pytest.mark.asyncio
+async def test_no_frame_to_any_socket_shows_a_card_its_viewer_may_not_see(make_user, seats, variant, partnership, score):
+    match, users = await sync_to_async(make_table)(make_user, seats, variant=variant, partnership=partnership,
+                                                   score=score, seed=9)
+    checked, eleven_frames = await drive(match, users, steps=600, seed=3, check_fragments=False)
+    assert checked >= 2 * seats
+    if score == [11, 3]:
+        assert eleven_frames > 0
+
+
+def test_leak_scanner_finds_a_card_in_a_frame():
+    # The scanner itself must be able to fail: a rendered face and a data attribute are both seen.
+    assert cards_shown('<span class="rank">7</span><span class="suit">♦</span>') == {"7D"}
+    assert cards_shown('<button data-card="QC" hx-vals=\'{"card": "QC"}\'>') == {"QC"}
+    assert cards_shown("token AB4C-x 4C_") == set()
+
+
+def test_oob_application_replaces_by_id():
+    page = '<x><section id="status" data-version="1">a</section><section id="hand">h</section></x>'
+    frame = '<section id="status" hx-swap-oob="true" data-version="2">b</section>'
+    assert apply_oob(page, frame) == '<x><section id="status" data-version="2">b</section><section id="hand">h</section></x>'
