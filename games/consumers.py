@@ -10,6 +10,8 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import rendering, tables
@@ -25,13 +27,16 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat: int | None = None
 
     async def connect(self):
+        # No LocaleMiddleware on sockets: every frame is rendered in the language the page used.
+        self.language = language_of(self.scope)
         self.public_id = self.scope["url_route"]["kwargs"]["public_id"]
         self.sent: dict[str, str] = {}
         self.last_version = 0
         found = await database_sync_to_async(self._find_seat)()
         await self.accept()
         if found is None:
-            await self.send(rendering.render_message(_("This is not your match."), "not_your_match"))
+            with translation.override(self.language):
+                await self.send(rendering.render_message(_("This is not your match."), "not_your_match"))
             await self.close(code=CLOSE_NOT_YOURS)
             return
         self.match_pk, self.seat = found
@@ -54,6 +59,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if self.match_pk is None:
             return
+        with translation.override(self.language):
+            await self._receive(text_data, bytes_data)
+
+    async def _receive(self, text_data, bytes_data):
         if bytes_data is not None or text_data is None:
             return await self.refuse("malformed", _("Send actions as JSON text."))
         if len(text_data.encode()) > MAX_MESSAGE_BYTES:
@@ -81,7 +90,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.push_snapshot(full=True)
 
     async def refuse(self, code: str, text) -> None:
-        html = rendering.render_message(str(text), code)
+        with translation.override(self.language):
+            html = rendering.render_message(str(text), code)
         self.sent["message"] = html
         await self.send(html)
 
@@ -96,7 +106,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.last_version = version
         # Only the regions that changed for this viewer travel; a cleared message goes too.
         if self.sent.get("message"):
-            regions["message"] = rendering.render_message("", "")
+            regions["message"] = rendering.render_message("", "")  # empty: no language needed
         changed = [html for name, html in regions.items() if full or self.sent.get(name) != html]
         self.sent.update(regions)
         if changed:
@@ -105,5 +115,22 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _render(self):
         match = Match.objects.select_related("tournament").get(pk=self.match_pk)
         seats = list(match.seats.select_related("user__profile"))
-        context = rendering.table_context(match, seats, self.seat)
-        return match.version, rendering.render_regions(context, oob=True)
+        with translation.override(self.language):
+            context = rendering.table_context(match, seats, self.seat)
+            return match.version, rendering.render_regions(context, oob=True)
+
+
+def language_of(scope) -> str:
+    """The page's language for this socket: the language cookie, else the browser's Accept-Language."""
+    headers = dict(scope.get("headers") or [])
+    cookies = scope.get("cookies") or {}
+    chosen = cookies.get(settings.LANGUAGE_COOKIE_NAME)
+    candidates = [chosen] if chosen else []
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates += [code for code, _q in translation.trans_real.parse_accept_lang_header(accept)]
+    for code in candidates:
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE

@@ -131,7 +131,7 @@ class MatchEvent(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)
-    actor = models.CharField(max_length=10, default="player")  # player | bot | clock
+    actor = models.CharField(max_length=10, default="player")  # player | bot | clock | system
     data = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 

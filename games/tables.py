@@ -79,6 +79,10 @@ def create_match(*, rules: engine.RuleSet, seats: list[SeatPlan], bot_level: str
         )
         _schedule(match, state, list(match.seats.all()), timezone.now())
         match.save(update_fields=["deadline", "deadline_seat", "turn_started_at"])
+        view = engine.spectator_view(state)
+        MatchEvent.objects.create(match=match, version=1, actor="system", data={
+            "type": "match_started", "dealer": view["dealer"], "vira": view["vira"], "hand_kind": view["hand_kind"],
+            "score": view["score"]})
     return match
 
 

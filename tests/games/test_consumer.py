@@ -29,10 +29,10 @@ def session_cookie(user=None) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-async def connect(match, cookie):
+async def connect(match, cookie, *extra_headers):
     comm = WebsocketCommunicator(
         application, f"/ws/match/{match.public_id}/",
-        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"), (b"cookie", cookie.encode())],
+        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"), (b"cookie", cookie.encode()), *extra_headers],
     )
     connected, _ = await comm.connect()
     assert connected
@@ -190,3 +190,20 @@ async def test_foreign_origin_is_rejected(duel):
     comm = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/", headers=[(b"origin", b"http://evil.example")])
     connected, _ = await comm.connect()
     assert not connected
+
+
+@pytest.mark.parametrize(
+    "headers, cookie_suffix, expected",
+    [
+        ([(b"accept-language", b"en-US,en;q=0.9")], "", "Hand"),
+        ([(b"accept-language", b"de-DE")], "", "Mão"),
+        ([(b"accept-language", b"en")], "; django_language=pt-br", "Mão"),
+        ([], "; django_language=en", "Hand"),
+    ],
+)
+async def test_frames_use_the_language_of_the_page(duel, headers, cookie_suffix, expected):
+    match, ana, _ = duel
+    comm = await connect(match, await sync_to_async(session_cookie)(ana) + cookie_suffix, *headers)
+    frame = await comm.receive_from()
+    assert f"{expected} 1" in frame  # the scoreboard's "Hand 1" / "Mão 1"
+    await comm.disconnect()

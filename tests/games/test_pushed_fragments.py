@@ -88,7 +88,8 @@ async def open_sockets(match, users):
     for user in users:
         client, cookie = await sync_to_async(login_cookie)(user)
         comm = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
-                                     headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode())])
+                                     headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode()),
+                                              (b"accept-language", b"en")])
         assert (await comm.connect())[0]
         comms.append(comm)
         clients.append(client)

@@ -1,0 +1,86 @@
+"""The Play page starts matches for players and guests; the table page is only for the match's seats."""
+
+import pytest
+from django.urls import reverse
+
+from games import engine
+from games.models import Match, Tournament
+
+pytestmark = pytest.mark.django_db
+
+FORM = {"mode": "single", "variant": "mineiro", "deck": "clean", "seats": "4", "partnership": "yes",
+        "bot_level": "hard", "face_down": "on", "all_tied": "nobody", "move_seconds": "60"}
+
+
+def test_play_page_offers_every_choice(client):
+    html = client.get(reverse("games:play")).content.decode()
+    for name in ("mode", "variant", "deck", "seats", "partnership", "bot_level", "face_down", "all_tied", "move_seconds"):
+        assert f'name="{name}"' in html
+
+
+def test_starting_a_match_applies_every_choice_and_opens_the_table(signed_in_client, user):
+    response = signed_in_client.post(reverse("games:play"), FORM)
+    match = Match.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("games:table", args=[match.public_id])
+    assert match.rules == engine.RuleSet(variant="mineiro", deck="clean", seats=4, partnership=True, face_down=True,
+                                         all_tied="nobody").to_dict()
+    assert match.move_seconds == 60 and match.bot_level == "hard"
+    seats = list(match.seats.order_by("number"))
+    assert seats[0].user == user and all(s.bot_level == "hard" for s in seats[1:])
+    page = signed_in_client.get(response["Location"])
+    assert page.status_code == 200
+    assert f'ws-connect="/ws/match/{match.public_id}/"' in page.content.decode()
+
+
+def test_everyone_for_themselves_with_four_seats(signed_in_client):
+    signed_in_client.post(reverse("games:play"), {**FORM, "partnership": "no"})
+    assert Match.objects.get().rules["partnership"] is False
+
+
+def test_a_guest_can_play_a_single_match_and_return_to_it(client):
+    response = client.post(reverse("games:play"), {**FORM, "seats": "2"})
+    assert response.status_code == 302
+    assert client.get(response["Location"]).status_code == 200
+    seat = Match.objects.get().seats.get(number=0)
+    assert seat.user is None and seat.guest_token
+
+
+def test_a_guest_is_sent_to_sign_in_for_a_tournament(client):
+    response = client.post(reverse("games:play"), {**FORM, "mode": "tournament"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_opens_its_first_match(signed_in_client, user):
+    response = signed_in_client.post(reverse("games:play"), {**FORM, "mode": "tournament"})
+    tournament = Tournament.objects.get(user=user)
+    assert response["Location"] == reverse("games:table", args=[tournament.matches.get().public_id])
+
+
+def test_bad_form_values_change_nothing_and_say_why(signed_in_client):
+    response = signed_in_client.post(reverse("games:play"), {**FORM, "seats": "3", "move_seconds": "5"},
+                                     HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not Match.objects.exists()
+
+
+def test_someone_elses_table_is_404_and_shows_no_cards(client, signed_in_client, make_user):
+    signed_in_client.post(reverse("games:play"), FORM)
+    match = Match.objects.get()
+    client.force_login(make_user("Curioso"))
+    response = client.get(reverse("games:table", args=[match.public_id]))
+    assert response.status_code == 404
+    assert "data-card" not in response.content.decode()
+
+
+def test_admin_lists_matches_with_players_and_shows_the_event_log(client, signed_in_client, make_user):
+    signed_in_client.post(reverse("games:play"), FORM)
+    match = Match.objects.get()
+    admin = make_user("Chefe", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    listing = client.get(reverse("admin:games_match_changelist")).content.decode()
+    assert match.public_id in listing and "Ana" in listing
+    detail = client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    assert "match_started" in detail
+    assert '"stock"' not in detail  # the engine state (deck order) is not shown even to staff

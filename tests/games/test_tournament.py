@@ -1,0 +1,107 @@
+"""Tournament (seed 000): four matches in a row, stronger bots each round, a loss ends it, the final pays."""
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import engine
+from games.models import Match, RewardSettings, Tournament
+from games.rewards import settle_finished_match
+from games.tournaments import STAGE_BOTS, current_match, start_tournament
+from shop import wallet
+from stats.services import rank_points
+from tests.games.test_tables import play_to_the_end
+
+pytestmark = pytest.mark.django_db
+RULES = engine.RuleSet(variant="paulista", seats=2)
+
+
+def finish(match: Match, human_wins: bool) -> None:
+    """Close a stage match as the engine would have, then settle it like tables._store does."""
+    match.status = Match.Status.FINISHED
+    match.winner_side = 0 if human_wins else 1
+    match.finished_at = timezone.now()
+    match.save()
+    settle_finished_match(match, list(match.seats.all()))
+
+
+def test_tournament_starts_with_the_round_of_16_against_the_weakest_bot(user):
+    tournament = start_tournament(user, RULES)
+    match = current_match(tournament)
+    assert tournament.stage == 0 and tournament.status == Tournament.Status.PLAYING
+    assert match.kind == Match.Kind.TOURNAMENT and match.tournament_stage == 0
+    assert {s.bot_level for s in match.seats.all() if s.is_bot} == {STAGE_BOTS[0]}
+
+
+def test_bots_get_stronger_each_round_and_never_weaker():
+    order = ["random", "easy", "medium", "hard"]
+    levels = [order.index(level) for level in STAGE_BOTS]
+    assert levels == sorted(levels) and levels[0] < levels[-1]
+
+
+def test_winning_a_stage_opens_the_next_with_a_stronger_bot(user):
+    tournament = start_tournament(user, RULES)
+    finish(current_match(tournament), human_wins=True)
+    tournament.refresh_from_db()
+    assert tournament.stage == 1
+    nxt = current_match(tournament)
+    assert nxt.status == Match.Status.ACTIVE and nxt.bot_level == STAGE_BOTS[1]
+
+
+def test_a_loss_ends_the_tournament_without_reward(user):
+    coins = wallet.balance(user, wallet.COINS)
+    tournament = start_tournament(user, RULES)
+    finish(current_match(tournament), human_wins=True)
+    tournament.refresh_from_db()
+    finish(current_match(tournament), human_wins=False)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.LOST
+    assert tournament.matches.count() == 2
+    assert wallet.balance(user, wallet.COINS) == coins
+    assert rank_points(user) == 0
+
+
+def test_winning_the_final_pays_the_admin_configured_reward_once(user):
+    settings = RewardSettings.current()
+    settings.tournament_win_coins, settings.tournament_win_rank_points = 200, 12
+    settings.save()
+    coins = wallet.balance(user, wallet.COINS)
+    tournament = start_tournament(user, RULES)
+    for stage in range(4):
+        tournament.refresh_from_db()
+        assert wallet.balance(user, wallet.COINS) == coins  # nothing before the final is won
+        finish(current_match(tournament), human_wins=True)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.WON
+    assert wallet.balance(user, wallet.COINS) == coins + 200
+    assert rank_points(user) == 12
+    final = tournament.matches.get(tournament_stage=3)
+    final.rewards_credited = False
+    settle_finished_match(final, list(final.seats.all()))
+    assert wallet.balance(user, wallet.COINS) == coins + 200
+
+
+def test_a_real_stage_match_played_out_advances_or_ends_the_tournament(user):
+    tournament = start_tournament(user, RULES)
+    play_to_the_end(current_match(tournament))
+    tournament.refresh_from_db()
+    first = tournament.matches.get(tournament_stage=0)
+    if first.winner_side == 0:
+        assert tournament.stage == 1 and tournament.status == Tournament.Status.PLAYING
+    else:
+        assert tournament.status == Tournament.Status.LOST
+
+
+def test_tournament_page_shows_the_bracket(signed_in_client, user):
+    tournament = start_tournament(user, RULES)
+    finish(current_match(tournament), human_wins=True)
+    html = signed_in_client.get(reverse("games:tournament", args=[tournament.public_id]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-stage="0" data-state="won"' in html
+    assert 'data-stage="1" data-state="playing"' in html
+    assert 'data-stage="3" data-state="upcoming"' in html
+
+
+def test_someone_elses_tournament_is_404(client, user, make_user):
+    tournament = start_tournament(user, RULES)
+    client.force_login(make_user("Outro"))
+    assert client.get(reverse("games:tournament", args=[tournament.public_id])).status_code == 404
