@@ -1,3 +1,9 @@
-"""Every WebSocket route of the site; apps add theirs here."""
+"""Every WebSocket route of the site."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/match/<str:public_id>/", TableConsumer.as_asgi()),
+]

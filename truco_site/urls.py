@@ -11,7 +11,7 @@ urlpatterns = [
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
     # Sections whose issues have not landed yet say so plainly instead of a 404.
-    path("play/", views.coming_soon, {"section": "play"}, name="play"),
+    path("play/", include("games.urls")),
     path("rooms/", views.coming_soon, {"section": "rooms"}, name="rooms"),
     path("shop/", include("shop.urls")),
     path("stats/", views.coming_soon, {"section": "stats"}, name="stats"),

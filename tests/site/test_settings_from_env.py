@@ -16,7 +16,7 @@ PROBE = (
     "'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS, 'email': s.EMAIL_BACKEND, 'csrf': s.CSRF_TRUSTED_ORIGINS, "
     "'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE']}))"
 )
-CLEAN_KEYS = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "EMAIL_HOST")
+CLEAN_KEYS = ("TEST_DB_NAME", "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "EMAIL_HOST")
 
 
 def run_with_env(code: str, **env: str) -> subprocess.CompletedProcess:

@@ -1,0 +1,163 @@
+"""Matches, their seats and event log, tournaments, and the admin-editable reward amounts.
+
+The engine state lives in `Match.state` as the engine's own JSON; it never leaves the server.
+Browsers only ever get what `games.engine.seat_view` lets a seat see.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def new_public_id() -> str:
+    # URLs carry this, never the primary key: unguessable, so a match page cannot be found by counting.
+    return secrets.token_urlsafe(9)
+
+
+class BotLevel(models.TextChoices):
+    RANDOM = "random", _("Random")
+    EASY = "easy", _("Easy")
+    MEDIUM = "medium", _("Medium")
+    HARD = "hard", _("Hard")
+
+
+class Tournament(models.Model):
+    """Four matches in a row against the AI; a loss ends it; the reward comes with the final."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("Playing")
+        WON = "won", _("Won")
+        LOST = "lost", _("Lost")
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments")
+    rules = models.JSONField(_("rules"))
+    stage = models.PositiveSmallIntegerField(_("stage"), default=0)  # 0 = round of 16 ... 3 = final
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLAYING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.get_status_display()} · {self.stage + 1}/4"
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    class Kind(models.TextChoices):
+        SINGLE = "single", _("Single match")
+        TOURNAMENT = "tournament", _("Tournament")
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.SINGLE)
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="matches")
+    tournament_stage = models.PositiveSmallIntegerField(null=True, blank=True)
+    rules = models.JSONField(_("rules"))
+    bot_level = models.CharField(_("bot level"), max_length=10, choices=BotLevel.choices, default=BotLevel.MEDIUM)
+    move_seconds = models.PositiveSmallIntegerField(_("seconds per move"), default=99)
+    # The engine's full JSON state (hands, deck order, RNG): server-side only.
+    state = models.JSONField(_("engine state"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    score = models.JSONField(_("score"), default=list)
+    winner_side = models.SmallIntegerField(_("winning side"), null=True, blank=True)
+    # When the sweeper must act next (an AI seat's move or a human's clock running out) and for whom.
+    deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
+    deadline_seat = models.SmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    rewards_credited = models.BooleanField(_("rewards credited"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "deadline"], name="games_match_due")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.public_id}"
+
+    @property
+    def group_name(self) -> str:
+        return f"match.{self.pk}"
+
+
+class Seat(models.Model):
+    """One place at the table: a signed-in player, a guest (by a token kept in their session) or a bot."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    # SET_NULL: a finished match keeps a neutral "deleted player" when the person deletes their account.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    guest_token = models.CharField(max_length=32, blank=True, db_index=True)
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    display_name = models.CharField(_("name at the table"), max_length=40)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="games_seat_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.number}: {self.display_name}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_human(self) -> bool:
+        return not self.bot_level
+
+
+class MatchEvent(models.Model):
+    """The engine's events, in order, for the history and the admin (staff only: they are not filtered per seat)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True)
+    actor = models.CharField(max_length=10, default="player")  # player | bot | clock
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("match event")
+        verbose_name_plural = _("match events")
+        ordering = ["match", "id"]
+
+
+class RewardSettings(models.Model):
+    """Single row, edited in the admin: what a finished match pays (seed 000's tables)."""
+
+    single_win_coins = models.PositiveIntegerField(default=15)
+    single_win_rank_points = models.PositiveIntegerField(default=3)
+    single_loss_coins = models.PositiveIntegerField(default=2)
+    single_loss_rank_points = models.PositiveIntegerField(default=1)
+    tournament_win_coins = models.PositiveIntegerField(default=150)
+    tournament_win_rank_points = models.PositiveIntegerField(default=10)
+
+    class Meta:
+        verbose_name = _("reward settings")
+        verbose_name_plural = _("reward settings")
+
+    def __str__(self) -> str:
+        return str(_("Rewards"))
+
+    @classmethod
+    def current(cls) -> "RewardSettings":
+        return cls.objects.get_or_create(pk=1)[0]

@@ -1,0 +1,65 @@
+"""Turns a seat's engine view into what the table templates show: positions, names, labels, reasons.
+
+Only the viewer's `seat_view` (or the spectator view) is read here, so nothing hidden can reach a template.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+# The calls are the game's own words; players shout them in Portuguese whatever their language.
+RAISE_CALLS = {"truco": "Truco!", "six": "Seis!", "nine": "Nove!", "ten": "Dez!", "twelve": "Doze!"}
+LADDERS = {"paulista": (1, 3, 6, 9, 12), "mineiro": (2, 4, 6, 10, 12)}
+LADDER_NAMES = {"paulista": (None, "truco", "six", "nine", "twelve"), "mineiro": (None, "truco", "six", "ten", "twelve")}
+
+HAND_REASONS = {
+    "two_rounds": _("won two rounds"),
+    "tie_then_round2": _("round 1 tied, round 2 decided"),
+    "round1_then_tie": _("won round 1, round 2 tied"),
+    "round3_tie_round1": _("round 3 tied: round 1 decided"),
+    "ties_then_round3": _("rounds tied, round 3 decided"),
+    "three_winners_round1": _("three different winners: round 1 decided"),
+    "all_tied_dealer": _("all tied: dealer's side"),
+    "all_tied_nobody": _("all tied: nobody scores"),
+    "eleven_refused": _("the hand was refused"),
+}
+SUITS = {"C": "♣", "H": "♥", "S": "♠", "D": "♦"}
+SUIT_NAMES = {"C": _("clubs"), "H": _("hearts"), "S": _("spades"), "D": _("diamonds")}
+RANK_NAMES = {"A": "A", "K": "K", "J": "J", "Q": "Q"}
+
+
+def card_face(code: str | None) -> dict | None:
+    """What a template needs to draw a face-up card (rank, suit symbol, colour, accessible label)."""
+    if not code:
+        return None
+    rank, suit = code[:-1], code[-1]
+    return {
+        "code": code, "rank": rank, "suit": SUITS[suit], "red": suit in "HD",
+        "label": f"{rank} {SUIT_NAMES[suit]}",
+    }
+
+
+def ran_from_call(variant: str, points: int) -> str:
+    """The call the losing side ran from, given the points the hand was worth before it."""
+    ladder = LADDERS[variant]
+    try:
+        return RAISE_CALLS[LADDER_NAMES[variant][ladder.index(points) + 1]]
+    except (ValueError, IndexError, KeyError):
+        return RAISE_CALLS["truco"]
+
+
+def side_word(view: dict, side: int | None) -> str:
+    """'us'/'them' from the viewer's seat in team games, else the seat's name is used by the caller."""
+    if side is None:
+        return ""
+    if view.get("side") is not None and side == view["side"]:
+        return "us"
+    return "them"
+
+
+def position_of(viewer_seat: int, seat: int, seats: int) -> str:
+    """Where another seat sits on the viewer's screen: you are always at the bottom."""
+    offset = (seat - viewer_seat) % seats
+    if seats == 2:
+        return ("bottom", "top")[offset]
+    return ("bottom", "right", "top", "left")[offset]

@@ -1,0 +1,172 @@
+"""Renders the table for one viewer: the full page and the out-of-band fragments pushed over the socket.
+
+The page and the pushes use the same partials (`games/_<region>.html`), so a page rendered at
+version v plus the fragments of v+1 equals the page rendered at v+1 (tests/games/test_fragments.py).
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games import engine
+from shop.selectors import equipped_deck
+
+from . import presentation as p
+from .models import Match, Seat
+from .rewards import rewards_for
+
+REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status")
+
+
+def viewer_view(match: Match, seat_number: int | None) -> dict:
+    state = engine.from_json(match.state)
+    return engine.seat_view(state, seat_number) if seat_number is not None else engine.spectator_view(state)
+
+
+def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, view: dict | None = None,
+                  deck: dict | None = None) -> dict:
+    view = view if view is not None else viewer_view(match, seat_number)
+    me = seat_number if seat_number is not None else 0
+    n = view["seats"]
+    acting = set(view["seats_to_act"])
+    my_side = view["side"]
+    legal = view["legal_actions"]
+    legal_kinds = {a["do"] for a in legal}
+    variant = view["rules"]["variant"]
+    deck = deck or equipped_deck(seats[me].user if seat_number is not None else None)
+    teams = any(len(side) > 1 for side in view["sides"])
+
+    players = []
+    for seat in seats:
+        side = engine.side_of(engine.RuleSet.from_dict(view["rules"]), seat.number)
+        user = seat.user
+        players.append({
+            "number": seat.number,
+            "name": seat.display_name if (seat.user_id or seat.is_bot or seat.guest_token) else _("Deleted player"),
+            "avatar_url": user.profile.avatar_url if user is not None and hasattr(user, "profile") else None,
+            "is_bot": seat.is_bot,
+            "is_me": seat.number == seat_number,
+            "is_partner": seat_number is not None and side == my_side and seat.number != seat_number,
+            "side": side,
+            "position": p.position_of(me, seat.number, n),
+            "cards_left": range(view["cards_left"][seat.number]),
+            "acting": seat.number in acting,
+            "is_dealer": seat.number == view["dealer"],
+        })
+    names = {pl["number"]: pl["name"] for pl in players}
+
+    def side_label(side: int) -> str:
+        if teams:
+            if side == my_side:
+                return _("Us")
+            return _("Them") if len(view["sides"]) == 2 else " & ".join(names[s] for s in view["sides"][side])
+        return _("You") if side == my_side else names[view["sides"][side][0]]
+
+    def result_word(side):
+        if side is None:
+            return "tied"
+        return "won" if side == my_side else "lost"
+
+    score = [{"side": s, "label": side_label(s), "points": pts, "mine": s == my_side} for s, pts in enumerate(view["score"])]
+    table = [{"seat": play["seat"], "position": p.position_of(me, play["seat"], n), "face": p.card_face(play["card"]),
+              "face_down": play["face_down"], "name": names[play["seat"]]} for play in view["table"]]
+    rounds = [{"number": r["number"], "result": result_word(r["winner_side"]),
+               "winner": side_label(r["winner_side"]) if r["winner_side"] is not None else None}
+              for r in view["rounds"]]
+    playable = {a["card"] for a in legal if a["do"] == "play"}
+    can_face_down = any(a["do"] == "play" and a["face_down"] for a in legal)
+    hand = [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]]
+    partner_hands = [{"name": names[int(s)], "cards": [p.card_face(c) for c in cards]}
+                     for s, cards in view["partner_hands"].items()]
+    eleven = view["hand_of_eleven"]
+    deciding_eleven = bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds)
+    pending = view["pending_raise"]
+    next_raise = view["next_raise"]
+
+    last = view["last_hand"]
+    last_hand = None
+    if last:
+        if last["reason"] == "ran_from":
+            loser = [s for s in range(len(view["score"])) if s != last["winner_side"]]
+            why = _("%(side)s ran from %(call)s") % {
+                "side": side_label(loser[0]) if len(loser) == 1 else _("the others"),
+                "call": p.ran_from_call(variant, last["points"]),
+            }
+        else:
+            why = str(p.HAND_REASONS.get(last["reason"], last["reason"]))
+        last_hand = {
+            "number": last["hand_number"],
+            "winner": side_label(last["winner_side"]) if last["winner_side"] is not None else None,
+            "mine": last["winner_side"] == my_side,
+            "points": last["points"],
+            "why": why,
+        }
+
+    result = None
+    if view["match_over"]:
+        won = view["match_winner"] == my_side
+        result = {"won": won, "winner": side_label(view["match_winner"])}
+        if seat_number is not None and seats[me].user_id:
+            coins, points = rewards_for(match, won)
+            result.update(coins=coins, rank_points=points, signed_in=True)
+        else:
+            result.update(signed_in=False)
+        if match.tournament_id:
+            result["tournament_url"] = reverse("games:tournament", args=[match.tournament.public_id])
+
+    deadline_ms = int(match.deadline.timestamp() * 1000) if match.deadline and view["seats_to_act"] else None
+    clock_for = names.get(match.deadline_seat) if match.deadline_seat is not None else None
+    return {
+        "match": match,
+        "version": match.version,
+        "view": view,
+        "viewer_seat": seat_number,
+        "players": players,
+        "others": [pl for pl in players if not pl["is_me"]],
+        "me": players[me] if seat_number is not None else None,
+        "score": score,
+        "target": view["target"],
+        "stake": view["stake"],
+        "hand_number": view["hand_number"],
+        "vira": p.card_face(view["vira"]),
+        "manilha_rank": view["manilha_rank"],
+        "manilhas": [p.card_face(c) for c in view["manilhas"]],
+        "variant": variant,
+        "table": table,
+        "rounds": rounds,
+        "hand": hand,
+        "can_face_down": can_face_down,
+        "partner_hands": partner_hands,
+        "can_raise": "raise" in legal_kinds and not deciding_eleven,
+        "raise_call": p.RAISE_CALLS.get(next_raise["name"]) if next_raise else None,
+        "raise_value": next_raise["value"] if next_raise else None,
+        "can_accept": "accept" in legal_kinds and not deciding_eleven,
+        "can_run": "run" in legal_kinds and not deciding_eleven,
+        "deciding_eleven": deciding_eleven,
+        "hand_of_eleven": eleven,
+        "iron_hand": view["iron_hand"],
+        "pending": pending and {**pending, "call": p.RAISE_CALLS.get(pending["name"]), "by": names[pending["seat"]],
+                                "mine": pending["side"] == my_side},
+        "my_turn": seat_number is not None and seat_number in acting,
+        "acting_names": [names[s] for s in view["seats_to_act"]],
+        "deadline_ms": deadline_ms,
+        "clock_for": clock_for,
+        "last_hand": last_hand,
+        "result": result,
+        "deck": deck,
+        "play_again_url": reverse("games:play"),
+    }
+
+
+def render_region(region: str, context: dict, *, oob: bool = False) -> str:
+    return render_to_string(f"games/_{region}.html", {**context, "oob": oob})
+
+
+def render_regions(context: dict, *, oob: bool = False) -> dict[str, str]:
+    return {region: render_region(region, context, oob=oob) for region in REGIONS}
+
+
+def render_message(text: str, code: str = "") -> str:
+    return render_to_string("games/_message.html", {"text": text, "code": code, "oob": True})

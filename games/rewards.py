@@ -1,0 +1,68 @@
+"""What a finished match pays, credited exactly once (flag on the locked match row + idempotency keys)."""
+
+from __future__ import annotations
+
+from games import engine
+from shop import wallet
+from stats.services import award_rank_points
+
+from .models import Match, RewardSettings, Seat
+
+
+def rewards_for(match: Match, won: bool, settings: RewardSettings | None = None) -> tuple[int, int]:
+    """(coins, rank points) a human seat gets for this match's result; tournament pay comes with the final."""
+    settings = settings or RewardSettings.current()
+    if match.kind == Match.Kind.TOURNAMENT:
+        return (0, 0)
+    if won:
+        return settings.single_win_coins, settings.single_win_rank_points
+    return settings.single_loss_coins, settings.single_loss_rank_points
+
+
+def credit_seat(match: Match, seat: Seat, won: bool) -> tuple[int, int]:
+    coins, points = rewards_for(match, won)
+    reference = f"match:{match.public_id}"
+    if coins:
+        wallet.change_balance(
+            seat.user, wallet.COINS, coins, reason="match_reward", reference=reference,
+            idempotency_key=f"{reference}:seat:{seat.number}",
+        )
+    if points:
+        award_rank_points(seat.user, points, reason="match_reward", reference=reference)
+    return coins, points
+
+
+def settle_finished_match(match: Match, seats: list[Seat]) -> None:
+    """Called inside the transaction that finished the match (row locked), so it runs once."""
+    if match.rewards_credited:
+        return
+    rules = engine.RuleSet.from_dict(match.rules)
+    for seat in seats:
+        if seat.is_human and seat.user_id is not None:
+            credit_seat(match, seat, won=engine.side_of(rules, seat.number) == match.winner_side)
+    match.rewards_credited = True
+    match.save(update_fields=["rewards_credited"])
+    if match.tournament_id is not None:
+        from .tournaments import advance_after
+
+        advance_after(match, seats)
+
+
+
+def claim_seats(user, tokens: list[str]) -> int:
+    """Give a guest's seats to the account; finished single matches are credited (idempotently)."""
+    from django.db import transaction
+
+    claimed = 0
+    with transaction.atomic():
+        for seat in Seat.objects.select_for_update().select_related("match").filter(guest_token__in=tokens, user=None):
+            seat.user = user
+            seat.display_name = user.username
+            seat.guest_token = ""
+            seat.save(update_fields=["user", "display_name", "guest_token"])
+            match = seat.match
+            if match.status == Match.Status.FINISHED:
+                rules = engine.RuleSet.from_dict(match.rules)
+                credit_seat(match, seat, won=engine.side_of(rules, seat.number) == match.winner_side)
+            claimed += 1
+    return claimed

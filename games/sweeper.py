@@ -1,0 +1,56 @@
+"""The clock: in every web process, a small loop plays AI seats and timed-out humans when their deadline passes.
+
+Deadlines live in the database, so a restart or a second process loses nothing; row locks with
+skip_locked keep two processes from acting on one match at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+
+from . import tables
+
+log = logging.getLogger(__name__)
+_task: asyncio.Task | None = None
+
+
+def interval() -> float:
+    return getattr(settings, "SWEEPER_INTERVAL_S", 0.2)
+
+
+async def run_forever() -> None:
+    sweep = database_sync_to_async(tables.sweep)
+    while True:
+        try:
+            acted = await sweep()
+        except Exception:
+            log.exception("sweeper pass failed")
+            acted = 0
+        # Busy: go again at once so chains of AI moves are not slowed down by the poll interval.
+        if not acted:
+            await asyncio.sleep(interval())
+
+
+def ensure_started() -> None:
+    """Start the loop once per process, on the running event loop (daphne has no startup hook)."""
+    global _task
+    if not getattr(settings, "SWEEPER_ENABLED", True):
+        return
+    loop = asyncio.get_running_loop()
+    if _task is None or _task.done() or _task.get_loop() is not loop:
+        _task = loop.create_task(run_forever())
+
+
+class StartSweeper:
+    """ASGI wrapper: the first request or socket of a process starts that process's sweeper."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        ensure_started()
+        return await self.app(scope, receive, send)

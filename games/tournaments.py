@@ -1,0 +1,74 @@
+"""Tournament (seed 000): round of 16, quarter-final, semi-final, final against ever stronger bots.
+
+A loss ends it; the reward is paid only for winning the final.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from shop import wallet
+from stats.services import award_rank_points
+
+from .models import Match, RewardSettings, Seat, Tournament
+
+STAGES = (_("Round of 16"), _("Quarter-final"), _("Semi-final"), _("Final"))
+# Stronger bots each round; the final keeps the strongest.
+STAGE_BOTS = ("easy", "medium", "hard", "hard")
+
+
+def start_tournament(user, rules: engine.RuleSet, move_seconds: int = 99) -> Tournament:
+    with transaction.atomic():
+        tournament = Tournament.objects.create(user=user, rules=rules.to_dict())
+        start_stage_match(tournament, move_seconds=move_seconds)
+    return tournament
+
+
+def start_stage_match(tournament: Tournament, move_seconds: int = 99) -> Match:
+    from .matchmaking import seat_plans_against_ai
+
+    rules = engine.RuleSet.from_dict(tournament.rules)
+    level = STAGE_BOTS[tournament.stage]
+    from .tables import create_match
+
+    return create_match(
+        rules=rules, seats=seat_plans_against_ai(rules, level, user=tournament.user), bot_level=level,
+        move_seconds=move_seconds, kind=Match.Kind.TOURNAMENT, tournament=tournament,
+        tournament_stage=tournament.stage,
+    )
+
+
+def advance_after(match: Match, seats: list[Seat]) -> None:
+    """Inside the finishing transaction: next stage, a loss, or the title with its reward."""
+    tournament = Tournament.objects.select_for_update().get(pk=match.tournament_id)
+    if tournament.status != Tournament.Status.PLAYING or match.tournament_stage != tournament.stage:
+        return
+    rules = engine.RuleSet.from_dict(match.rules)
+    human = next(s for s in seats if s.user_id == tournament.user_id)
+    if engine.side_of(rules, human.number) != match.winner_side:
+        tournament.status = Tournament.Status.LOST
+        tournament.finished_at = timezone.now()
+        tournament.save(update_fields=["status", "finished_at"])
+        return
+    if tournament.stage < len(STAGES) - 1:
+        tournament.stage += 1
+        tournament.save(update_fields=["stage"])
+        start_stage_match(tournament, move_seconds=match.move_seconds)
+        return
+    tournament.status = Tournament.Status.WON
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    settings = RewardSettings.current()
+    reference = f"tournament:{tournament.public_id}"
+    if settings.tournament_win_coins:
+        wallet.change_balance(tournament.user, wallet.COINS, settings.tournament_win_coins,
+                              reason="tournament_reward", reference=reference, idempotency_key=reference)
+    award_rank_points(tournament.user, settings.tournament_win_rank_points, reason="tournament_reward",
+                      reference=reference)
+
+
+def current_match(tournament: Tournament) -> Match | None:
+    return tournament.matches.filter(tournament_stage=tournament.stage).order_by("-created_at").first()

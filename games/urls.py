@@ -1,0 +1,11 @@
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.play, name="play"),
+    path("m/<str:public_id>/", views.table, name="table"),
+    path("tournament/<str:public_id>/", views.tournament, name="tournament"),
+]

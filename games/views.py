@@ -1,0 +1,81 @@
+"""Play page, the table page, tournaments. Thin: parse, call one service, render."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from . import rendering
+from .forms import PlayForm
+from .matchmaking import seat_plans_against_ai
+from .models import Match, Tournament
+from .seating import remember_guest_seat, seat_for
+from .tables import create_match
+from .tournaments import STAGES, STAGE_BOTS, current_match, start_tournament
+
+
+@require_http_methods(["GET", "POST"])
+def play(request):
+    form = PlayForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        if data["mode"] == "tournament":
+            if not request.user.is_authenticated:
+                messages.info(request, _("Sign in to play a tournament: its reward goes to your account."))
+                return redirect(f"/accounts/login/?next={request.path}")
+            tournament = start_tournament(request.user, data["rules"], move_seconds=data["move_seconds"])
+            return redirect("games:table", public_id=current_match(tournament).public_id)
+        if request.user.is_authenticated:
+            plans = seat_plans_against_ai(data["rules"], data["bot_level"], user=request.user)
+        else:
+            token = secrets.token_urlsafe(16)
+            remember_guest_seat(request.session, token)
+            plans = seat_plans_against_ai(data["rules"], data["bot_level"], guest_token=token)
+        match = create_match(rules=data["rules"], seats=plans, bot_level=data["bot_level"],
+                             move_seconds=data["move_seconds"])
+        return redirect("games:table", public_id=match.public_id)
+    active = []
+    if request.user.is_authenticated:
+        active = Match.objects.filter(seats__user=request.user, status=Match.Status.ACTIVE).order_by("-updated_at")[:5]
+    return render(request, "games/play.html", {"form": form, "active_matches": active})
+
+
+def table(request, public_id: str):
+    match = get_object_or_404(Match.objects.select_related("tournament"), public_id=public_id)
+    seat = seat_for(match, request.user, request.session)
+    if seat is None:
+        raise Http404(_("This is not your match."))
+    seats = list(match.seats.select_related("user__profile"))
+    context = rendering.table_context(match, seats, seat.number)
+    return render(request, "games/table.html", context)
+
+
+@login_required
+def tournament(request, public_id: str):
+    tournament = get_object_or_404(Tournament, public_id=public_id, user=request.user)
+    matches = {m.tournament_stage: m for m in tournament.matches.all()}
+    stages = []
+    for number, name in enumerate(STAGES):
+        m = matches.get(number)
+        state = "upcoming"
+        if m is not None:
+            if m.status == Match.Status.ACTIVE:
+                state = "playing"
+            elif m.winner_side is not None:
+                state = "won" if _human_won(m, request.user) else "lost"
+        stages.append({"number": number, "name": name, "bot": STAGE_BOTS[number], "match": m, "state": state})
+    return render(request, "games/tournament.html", {"tournament": tournament, "stages": stages,
+                                                     "current": current_match(tournament)})
+
+
+def _human_won(match: Match, user) -> bool:
+    from games import engine
+
+    seat = next((s for s in match.seats.all() if s.user_id == user.pk), None)
+    return seat is not None and engine.side_of(engine.RuleSet.from_dict(match.rules), seat.number) == match.winner_side

@@ -1,0 +1,192 @@
+"""The table socket against the real consumer and database: every bad message gets a clear error frame
+and changes nothing; good ones are applied and pushed."""
+
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from games import engine
+from games.models import Match
+from games.tables import SeatPlan, create_match
+from truco_site.asgi import application
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def session_cookie(user=None) -> str:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    else:
+        session = client.session
+        session["visited"] = True
+        session.save()
+        return f"sessionid={session.session_key}"
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def connect(match, cookie):
+    comm = WebsocketCommunicator(
+        application, f"/ws/match/{match.public_id}/",
+        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"), (b"cookie", cookie.encode())],
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+@pytest.fixture
+def duel(make_user):
+    """Two humans head to head (no AI): every move is a test's own choice."""
+    ana, bia = make_user("Ana"), make_user("Bia")
+    rules = engine.RuleSet(variant="paulista", seats=2)
+    match = create_match(rules=rules, seats=[SeatPlan(user=ana, display_name="Ana"), SeatPlan(user=bia, display_name="Bia")],
+                         bot_level="medium", seed=21)
+    return match, ana, bia
+
+
+def current(match):
+    match.refresh_from_db()
+    state = engine.from_json(match.state)
+    return match.version, state
+
+
+async def versions_and_state(match):
+    return await sync_to_async(current)(match)
+
+
+def error_code(frame: str) -> str | None:
+    found = re.search(r'data-error="([a-z_]+)"', frame)
+    return found and found.group(1)
+
+
+async def open_pair(duel):
+    match, ana, bia = duel
+    a = await connect(match, await sync_to_async(session_cookie)(ana))
+    b = await connect(match, await sync_to_async(session_cookie)(bia))
+    await a.receive_from()
+    await b.receive_from()
+    return match, a, b
+
+
+async def turn_seat(match):
+    _, state = await versions_and_state(match)
+    return engine.seats_to_act(state)[0]
+
+
+async def test_connect_sends_a_full_snapshot_with_the_players_own_cards(duel):
+    match, ana, _ = duel
+    comm = await connect(match, await sync_to_async(session_cookie)(ana))
+    frame = await comm.receive_from()
+    _, state = await versions_and_state(match)
+    for region in ("scoreboard", "seats", "trick", "hand", "actions", "status"):
+        assert f'id="{region}"' in frame
+    for card in engine.seat_view(state, 0)["hand"]:
+        assert card in frame
+    await comm.disconnect()
+
+
+async def test_play_is_applied_and_pushed_to_both_players(duel):
+    match, a, b = await open_pair(duel)
+    seat = await turn_seat(match)
+    version, state = await versions_and_state(match)
+    card = engine.seat_view(state, seat)["hand"][0]
+    mover = a if seat == 0 else b
+    await mover.send_to(text_data=json.dumps({"do": "play", "card": card, "v": version}))
+    frame_a, frame_b = await a.receive_from(), await b.receive_from()
+    assert f'data-version="{version + 1}"' in frame_a and f'data-version="{version + 1}"' in frame_b
+    assert f'data-played-by="{seat}"' in frame_a
+    new_version, _ = await versions_and_state(match)
+    assert new_version == version + 1
+    await a.disconnect(), await b.disconnect()
+
+
+async def test_raise_and_accept_across_two_sockets(duel):
+    match, a, b = await open_pair(duel)
+    seat = await turn_seat(match)
+    asker, answerer = (a, b) if seat == 0 else (b, a)
+    version, _ = await versions_and_state(match)
+    await asker.send_to(text_data=json.dumps({"do": "raise", "v": version}))
+    pushed = await answerer.receive_from()
+    assert 'data-action="accept"' in pushed and 'data-action="run"' in pushed
+    await asker.receive_from()
+    await answerer.send_to(text_data=json.dumps({"do": "accept", "v": version + 1}))
+    await answerer.receive_from(), await asker.receive_from()
+    new_version, state = await versions_and_state(match)
+    assert new_version == version + 2
+    assert state.stake == 3
+    await a.disconnect(), await b.disconnect()
+
+
+@pytest.mark.parametrize(
+    "message, code",
+    [
+        ("{not json", "malformed"),
+        (json.dumps(["play"]), "malformed"),
+        (json.dumps({"do": "fly", "v": 1}), "malformed"),
+        (json.dumps({"do": "play", "card": "ZZ", "v": 1}), "malformed"),
+        (json.dumps({"do": "play", "card": "4C"}), "malformed"),
+        (json.dumps({"do": "raise", "v": 1, "pad": "x" * 5000}), "too_large"),
+    ],
+)
+async def test_bad_messages_get_an_error_frame_and_change_nothing(duel, message, code):
+    match, a, b = await open_pair(duel)
+    before = await versions_and_state(match)
+    await a.send_to(text_data=message)
+    frame = await a.receive_from()
+    assert error_code(frame) == code
+    assert await versions_and_state(match) == before
+    assert await b.receive_nothing(timeout=0.2)
+    await a.disconnect(), await b.disconnect()
+
+
+async def test_stale_version_is_refused_and_a_fresh_snapshot_follows(duel):
+    match, a, b = await open_pair(duel)
+    seat = await turn_seat(match)
+    mover = a if seat == 0 else b
+    version, state = await versions_and_state(match)
+    await mover.send_to(text_data=json.dumps({"do": "raise", "v": version - 1}))
+    assert error_code(await mover.receive_from()) == "stale"
+    assert f'data-version="{version}"' in await mover.receive_from()
+    assert (await versions_and_state(match))[0] == version
+    await a.disconnect(), await b.disconnect()
+
+
+async def test_acting_for_the_wrong_seat_is_refused(duel):
+    match, a, b = await open_pair(duel)
+    seat = await turn_seat(match)
+    waiting = b if seat == 0 else a
+    version, state = await versions_and_state(match)
+    other_hand = engine.seat_view(state, 1 - seat)["hand"]
+    await waiting.send_to(text_data=json.dumps({"do": "play", "card": other_hand[0], "v": version}))
+    assert error_code(await waiting.receive_from()) == "illegal"
+    assert (await versions_and_state(match))[0] == version
+    await a.disconnect(), await b.disconnect()
+
+
+async def test_someone_elses_match_is_refused_with_an_error_frame_and_closed(duel, make_user):
+    match, _, _ = duel
+    for cookie in (await sync_to_async(session_cookie)(None), await sync_to_async(session_cookie)(await sync_to_async(make_user)("Eve"))):
+        comm = await connect(match, cookie)
+        frame = await comm.receive_from()
+        assert error_code(frame) == "not_your_match"
+        assert "data-card" not in frame
+        closed = await comm.receive_output()
+        assert closed == {"type": "websocket.close", "code": 4403}
+
+
+async def test_unknown_match_is_refused(make_user):
+    comm = WebsocketCommunicator(application, "/ws/match/nope/", headers=[(b"origin", b"http://127.0.0.1")])
+    await comm.connect()
+    assert error_code(await comm.receive_from()) == "not_your_match"
+
+
+async def test_foreign_origin_is_rejected(duel):
+    match, ana, _ = duel
+    comm = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/", headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await comm.connect()
+    assert not connected
