@@ -48,5 +48,12 @@ messages: venv ## refresh the pt-BR .po catalogues after changing user-facing te
 	for app in accounts games shop stats; do (cd $$app && ../$(PY) ../manage.py makemessages -l pt_BR); done
 	$(PY) manage.py makemessages -l pt_BR --ignore='accounts/*' --ignore='games/*' --ignore='shop/*' --ignore='stats/*' --ignore='.venv/*' --ignore='tests/*' --ignore='static/*'
 
+PLAYERS ?= 100
+SECONDS ?= 30
+URL     ?= http://$(HOST):$(PORT)
+LOADTEST_ARGS ?=
+loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real sockets; needs `make run` in another terminal (same DATABASE_URL)
+	$(PY) manage.py loadtest_table --players $(PLAYERS) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
+
 clean: ## remove the venv, the SQLite databases and collected static files
 	rm -rf $(VENV) db.sqlite3* test_db.sqlite3* staticfiles

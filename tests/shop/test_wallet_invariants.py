@@ -29,7 +29,7 @@ def assert_ledger_matches_balances():
             assert getattr(w, currency) >= 0
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(operation, max_size=25))
 def test_ledger_sum_equals_balance_for_every_wallet(make_user, ops):
     players = [make_user() for _ in range(3)]

@@ -33,10 +33,10 @@ class Judgement:
         self.respect_raise = respect_raise  # shade my chance down when the other side raised
 
 
-MEDIUM = Judgement(track_played=False, raise_at=0.72, bluff=0.07, reraise_at=0.85, accept_at=0.1,
-                   eleven_at=0.45, by_score=False, respect_raise=1.0)
-HARD = Judgement(track_played=True, raise_at=0.66, bluff=0.05, reraise_at=0.8, accept_at=0.05,
-                 eleven_at=0.42, by_score=True, respect_raise=0.85)
+MEDIUM = Judgement(track_played=False, raise_at=0.72, bluff=0.07, reraise_at=0.85, accept_at=0.05,
+                   eleven_at=0.38, by_score=False, respect_raise=1.0)
+HARD = Judgement(track_played=True, raise_at=0.75, bluff=0.05, reraise_at=0.8, accept_at=0.05,
+                 eleven_at=0.42, by_score=True, respect_raise=0.6)
 
 
 def medium_bot(view: dict, rng: random.Random) -> dict:

@@ -1,0 +1,236 @@
+"""The pure half of `manage.py loadtest_table`: read the table's pushed frames and summarise latencies.
+
+No Django, no sockets: what a simulated player understands of a frame (the version in `#status`,
+the playable buttons in `#hand`/`#actions`, an error code, a finished match) and the statistics
+printed at the end, so both can be unit-tested without a server.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+# Regions whose buttons are the viewer's legal moves (games/_hand.html, games/_actions.html).
+ACTION_REGIONS = ("hand", "actions")
+MESSAGE_REGION = "table-message"
+STATUS_REGION = "status"
+# Elements without an end tag: they must not open a nesting level.
+_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+
+
+@dataclass(frozen=True)
+class Region:
+    """One top-level element of a frame (an htmx out-of-band swap target), as a player reads it."""
+
+    id: str
+    buttons: tuple[dict, ...] = ()  # the hx-vals of every <button data-card|data-action ws-send>
+    version: int | None = None  # data-version on the region's own element (#status)
+    error: str | None = None  # data-error on the region's own element (#table-message)
+    finished: bool = False  # a data-result inside #status: the match is over
+
+
+class _FrameParser(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.regions: list[Region] = []
+        self._current: dict | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if self.depth == 0:
+            self._current = {"id": attrs.get("id") or "", "buttons": [], "version": None, "error": None,
+                             "finished": False}
+            version = attrs.get("data-version")
+            if version is not None and version.strip().isdigit():
+                self._current["version"] = int(version)
+            self._current["error"] = attrs.get("data-error") or None
+        elif self._current is not None:
+            if tag == "button" and ("data-card" in attrs or "data-action" in attrs) and attrs.get("hx-vals"):
+                try:
+                    values = json.loads(attrs["hx-vals"])
+                except ValueError:
+                    values = None
+                if isinstance(values, dict) and "do" in values:
+                    self._current["buttons"].append(values)
+            if "data-result" in attrs and self._current["id"] == STATUS_REGION:
+                self._current["finished"] = True
+        if tag not in _VOID:
+            self.depth += 1
+        elif self.depth == 0:
+            self._close_region()
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in _VOID:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        if tag in _VOID or self.depth == 0:
+            return
+        self.depth -= 1
+        if self.depth == 0:
+            self._close_region()
+
+    def _close_region(self):
+        if self._current is not None:
+            c = self._current
+            self.regions.append(Region(c["id"], tuple(c["buttons"]), c["version"], c["error"], c["finished"]))
+            self._current = None
+
+
+def parse_frame(html: str) -> list[Region]:
+    """The top-level regions of one pushed frame, in order."""
+    parser = _FrameParser()
+    parser.feed(html)
+    parser.close()
+    return parser.regions
+
+
+@dataclass
+class TableView:
+    """What one player knows of its table: the latest copy of every region (updates carry only changes)."""
+
+    regions: dict[str, Region] = field(default_factory=dict)
+
+    def apply(self, html: str) -> list[Region]:
+        """Merge one frame; returns its regions (the caller looks for errors and the version in them)."""
+        regions = parse_frame(html)
+        for region in regions:
+            if region.id:
+                self.regions[region.id] = region
+        return regions
+
+    @property
+    def version(self) -> int | None:
+        status = self.regions.get(STATUS_REGION)
+        return status.version if status else None
+
+    @property
+    def finished(self) -> bool:
+        status = self.regions.get(STATUS_REGION)
+        return bool(status and status.finished)
+
+    def legal_actions(self) -> list[dict]:
+        """The moves the page offers right now (empty when it is not this player's turn)."""
+        if self.finished:
+            return []
+        return [dict(b) for name in ACTION_REGIONS if name in self.regions for b in self.regions[name].buttons]
+
+
+def frame_version(regions: list[Region]) -> int | None:
+    return next((r.version for r in regions if r.version is not None), None)
+
+
+def frame_error(regions: list[Region]) -> str | None:
+    return next((r.error for r in regions if r.error), None)
+
+
+def percentile(values, q: float) -> float | None:
+    """The q-th percentile (0–100), linear interpolation between closest ranks (numpy's default)."""
+    if not 0 <= q <= 100:
+        raise ValueError("q must be between 0 and 100")
+    data = sorted(values)
+    if not data:
+        return None
+    position = (len(data) - 1) * q / 100
+    lower = math.floor(position)
+    upper = min(lower + 1, len(data) - 1)
+    return data[lower] + (data[upper] - data[lower]) * (position - lower)
+
+
+def summarise_ms(seconds) -> dict:
+    """p50/p95/p99/max (and count) of durations given in seconds, in milliseconds."""
+    values = [s * 1000 for s in seconds]
+    out = {"count": len(values)}
+    for name, q in (("p50", 50), ("p95", 95), ("p99", 99)):
+        out[name] = percentile(values, q)
+    out["max"] = max(values) if values else None
+    return out
+
+
+def loopback_endpoint(url: str) -> tuple[str, str]:
+    """(ws base URL, Origin) for an http(s)/ws(s) URL on a loopback address; ValueError otherwise."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
+        raise ValueError(f"not an http(s) or ws(s) URL: {url!r}")
+    host = parts.hostname
+    if host != "localhost":
+        try:
+            loopback = ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback:
+            raise ValueError(f"the load test only talks to this machine (127.0.0.1, ::1, localhost), not {host!r}")
+    secure = parts.scheme in ("https", "wss")
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    return f"{'wss' if secure else 'ws'}://{netloc}", f"{'https' if secure else 'http'}://{netloc}"
+
+
+def assign_urls(players: int, urls: list[str]) -> list[str]:
+    """Round-robin: player i talks to urls[i % len(urls)] (two daphne processes each get half)."""
+    if not urls:
+        raise ValueError("at least one URL")
+    return [urls[i % len(urls)] for i in range(players)]
+
+
+@dataclass
+class Report:
+    players: int
+    seconds: float  # the planned duration
+    elapsed: float  # what it took, from the first connect to the last socket closed
+    urls: list[str]
+    actions_sent: int = 0
+    latencies: list[float] = field(default_factory=list)  # action → update, seconds
+    turn_waits: list[float] = field(default_factory=list)  # update → my turn again (AI delay + sweeper), seconds
+    connects: list[float] = field(default_factory=list)  # open socket → snapshot, seconds
+    matches_finished: int = 0
+    errors: Counter = field(default_factory=Counter)
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions_sent / self.elapsed if self.elapsed > 0 else 0.0
+
+    def as_dict(self) -> dict:
+        return {
+            "players": self.players, "seconds": self.seconds, "elapsed": round(self.elapsed, 3), "urls": self.urls,
+            "actions_sent": self.actions_sent, "actions_per_second": round(self.actions_per_second, 2),
+            "latency_ms": _rounded(summarise_ms(self.latencies)),
+            "turn_wait_ms": _rounded(summarise_ms(self.turn_waits)),
+            "connect_ms": _rounded(summarise_ms(self.connects)),
+            "matches_finished": self.matches_finished,
+            "errors": dict(sorted(self.errors.items())), "error_total": sum(self.errors.values()),
+        }
+
+
+def _rounded(summary: dict) -> dict:
+    return {k: (round(v, 1) if isinstance(v, float) else v) for k, v in summary.items()}
+
+
+def _ms(value) -> str:
+    return "–" if value is None else f"{value:.1f}"
+
+
+def format_report(report: Report) -> str:
+    d = report.as_dict()
+    lat, wait, conn = d["latency_ms"], d["turn_wait_ms"], d["connect_ms"]
+    errors = ", ".join(f"{k}={v}" for k, v in d["errors"].items()) or "none"
+    return "\n".join([
+        f"players            {report.players}  ({', '.join(report.urls)})",
+        f"duration           {report.elapsed:.1f} s (planned {report.seconds:g} s)",
+        f"actions sent       {report.actions_sent}",
+        f"actions/s          {report.actions_per_second:.1f}",
+        f"latency ms         p50 {_ms(lat['p50'])}  p95 {_ms(lat['p95'])}  p99 {_ms(lat['p99'])}  "
+        f"max {_ms(lat['max'])}  (action → update, n={lat['count']})",
+        f"turn wait ms       p50 {_ms(wait['p50'])}  p95 {_ms(wait['p95'])}  max {_ms(wait['max'])}  "
+        f"(update → my turn again: AI delay 500–1500 + sweeper)",
+        f"connect ms         p50 {_ms(conn['p50'])}  p95 {_ms(conn['p95'])}  max {_ms(conn['max'])}  "
+        f"(socket open → snapshot, n={conn['count']})",
+        f"matches finished   {report.matches_finished}",
+        f"errors             {d['error_total']}  ({errors})",
+    ])

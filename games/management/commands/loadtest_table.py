@@ -1,0 +1,324 @@
+"""`manage.py loadtest_table`: N simulated players, each in its own match against the AI, over real sockets.
+
+Needs a running daphne on this machine (`make run` in another terminal) using the same
+DATABASE_URL: the players' accounts, sessions and matches are written straight into that database
+with the ORM, then every player connects to /ws/match/<id>/ like a browser (session cookie + Origin)
+and plays whatever its buttons offer until the time is up. Latency is measured from sending an
+action to the frame whose `#status` carries a newer `data-version`.
+
+Clean-up: every account is named `lt-<run>-<n>` with an `@loadtest.invalid` email; at the end the
+run deletes its matches (seats and events go with them), sessions and accounts, the same way an
+account deletion does (ledger lines stay, anonymised, as the ledger is append-only). `--keep`
+leaves them for inspection; `--cleanup` removes what an interrupted run left behind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import json
+import random
+import secrets
+import time
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.models import Session
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connections, transaction
+
+from accounts.signals import account_deleting
+from games import engine
+from games.loadtest import (
+    Report, TableView, assign_urls, format_report, frame_error, frame_version, loopback_endpoint,
+)
+from games.matchmaking import seat_plans_against_ai
+from games.models import BotLevel, Match
+from games.tables import create_match
+
+USER_PREFIX = "lt-"
+EMAIL_DOMAIN = "loadtest.invalid"
+MAX_PLAYERS = 1000
+MAX_SECONDS = 600
+# No update this long after an action: counted as a timeout, and the player reconnects.
+ACTION_TIMEOUT_S = 5.0
+# Waiting for the AI (0.5–1.5 s by design) this long without any frame: the sweeper has stalled.
+IDLE_TIMEOUT_S = 10.0
+CLOSE_NOT_YOURS = 4403
+
+
+@dataclass
+class Player:
+    index: int
+    user: object
+    cookie: str
+    ws_base: str
+    origin: str
+    rng: random.Random
+    match_public_id: str = ""
+
+
+class Fleet:
+    """The run's accounts, sessions and matches in the server's database, and their removal."""
+
+    def __init__(self, *, run_id: str, rules: engine.RuleSet, level: str, seed: int | None):
+        self.run_id = run_id
+        self.rules = rules
+        self.level = level
+        self.seed = seed
+        self.session_keys: list[str] = []
+
+    def create_players(self, endpoints: list[tuple[str, str]]) -> list[Player]:
+        User = get_user_model()
+        store_class = importlib.import_module(settings.SESSION_ENGINE).SessionStore
+        backend = settings.AUTHENTICATION_BACKENDS[0]
+        players = []
+        for i, (ws_base, origin) in enumerate(endpoints):
+            name = f"{USER_PREFIX}{self.run_id}-{i}"
+            user = User.objects.create_user(username=name, email=f"{name}@{EMAIL_DOMAIN}", password=None)
+            # What django.contrib.auth.login() stores, without a request.
+            session = store_class()
+            session[SESSION_KEY] = user._meta.pk.value_to_string(user)
+            session[BACKEND_SESSION_KEY] = backend
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            self.session_keys.append(session.session_key)
+            rng = random.Random(f"{self.seed}:{i}") if self.seed is not None else random.Random()
+            player = Player(i, user, f"{settings.SESSION_COOKIE_NAME}={session.session_key}", ws_base, origin, rng)
+            self.new_match(player)
+            players.append(player)
+        return players
+
+    def new_match(self, player: Player) -> None:
+        plans = seat_plans_against_ai(self.rules, self.level, user=player.user)
+        seed = player.rng.getrandbits(63) if self.seed is not None else None
+        match = create_match(rules=self.rules, seats=plans, bot_level=self.level, seed=seed)
+        player.match_public_id = match.public_id
+
+    def cleanup(self) -> tuple[int, int]:
+        return remove_load_accounts(f"{USER_PREFIX}{self.run_id}-", self.session_keys)
+
+
+def remove_load_accounts(prefix: str, session_keys: list[str] | None = None) -> tuple[int, int]:
+    """Delete the load-test accounts under `prefix`, their matches and sessions; (accounts, matches) removed."""
+    User = get_user_model()
+    users = list(User.objects.filter(username__startswith=prefix, email__endswith=f"@{EMAIL_DOMAIN}"))
+    if not users:
+        return 0, 0
+    ids = {str(u.pk) for u in users}
+    with transaction.atomic():
+        match_ids = list(Match.objects.filter(seats__user__in=users).values_list("pk", flat=True).distinct())
+        Match.objects.filter(pk__in=match_ids).delete()
+        if session_keys is not None:
+            Session.objects.filter(session_key__in=session_keys).delete()
+        else:
+            stale = [s.session_key for s in Session.objects.iterator() if s.get_decoded().get(SESSION_KEY) in ids]
+            Session.objects.filter(session_key__in=stale).delete()
+        for user in users:
+            # The account-deletion hook: the shop anonymises ledger lines and drops wallet and inventory.
+            account_deleting.send(sender=User, user=user)
+            user.delete()
+    return len(users), len(match_ids)
+
+
+class LoadRun:
+    """The asynchronous part: every player's socket, moves and timings, until the time is up."""
+
+    def __init__(self, players: list[Player], fleet: Fleet, *, seconds: float, think_ms: int, one_match: bool,
+                 report: Report):
+        self.players = players
+        self.fleet = fleet
+        self.seconds = seconds
+        self.think_s = think_ms / 1000
+        self.one_match = one_match
+        self.report = report
+        self.end_at = 0.0
+
+    def remaining(self) -> float:
+        return self.end_at - time.perf_counter()
+
+    def time_up(self) -> bool:
+        return self.remaining() <= 0
+
+    async def run(self) -> Report:
+        started = time.perf_counter()
+        self.end_at = started + self.seconds
+        try:
+            await asyncio.gather(*(self.play(p) for p in self.players))
+        finally:
+            self.report.elapsed = time.perf_counter() - started
+            # The new-match thread's connection must not outlive the run (a test DB could not be dropped).
+            await sync_to_async(connections.close_all)()
+        return self.report
+
+    async def play(self, player: Player) -> None:
+        while not self.time_up():
+            outcome = await self.one_connection(player)
+            if outcome == "stop":
+                return
+            if outcome == "finished":
+                self.report.matches_finished += 1
+                if self.one_match or self.time_up():
+                    return
+                await sync_to_async(self.fleet.new_match)(player)
+            elif outcome == "retry" and not self.time_up():
+                await asyncio.sleep(min(0.5, max(self.remaining(), 0)))
+
+    def count(self, kind: str) -> None:
+        self.report.errors[kind] += 1
+
+    async def one_connection(self, player: Player) -> str:
+        """Play one match over one socket: "finished", "reconnect" (after an error), "retry", "stop" or "time"."""
+        import websockets
+        from websockets.exceptions import ConnectionClosed
+
+        url = f"{player.ws_base}/ws/match/{player.match_public_id}/"
+        opened = time.perf_counter()
+        try:
+            ws = await websockets.connect(
+                url, origin=player.origin, additional_headers={"Cookie": player.cookie},
+                open_timeout=ACTION_TIMEOUT_S, max_size=2 ** 20, ping_interval=None, close_timeout=2,
+            )
+        except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
+            self.count("connect_failed")
+            return "retry"
+        try:
+            return await self.play_match(player, ws, opened)
+        except ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code == CLOSE_NOT_YOURS:
+                self.count("not_your_match")
+                return "stop"
+            self.count("closed")
+            return "reconnect"
+        finally:
+            await ws.close()
+
+    async def play_match(self, player: Player, ws, opened: float) -> str:
+        view = TableView()
+        try:
+            snapshot = await asyncio.wait_for(ws.recv(), ACTION_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            self.count("timeout")
+            return "reconnect"
+        error = frame_error(view.apply(snapshot))
+        if error:
+            self.count(error)
+            return "stop" if error == "not_your_match" else "reconnect"
+        self.report.connects.append(time.perf_counter() - opened)
+        waiting_since: float | None = None
+        while True:
+            if view.finished:
+                return "finished"
+            if self.time_up():
+                return "time"
+            actions = view.legal_actions()
+            if not actions:
+                # The AI's turn (or the hand is being scored): wait for the next push.
+                waiting_since = waiting_since or time.perf_counter()
+                try:
+                    frame = await asyncio.wait_for(ws.recv(), min(IDLE_TIMEOUT_S, self.remaining()))
+                except asyncio.TimeoutError:
+                    if self.time_up():
+                        return "time"
+                    self.count("stalled")
+                    return "reconnect"
+                error = frame_error(view.apply(frame))
+                if error:
+                    self.count(error)
+                continue
+            if waiting_since is not None:
+                self.report.turn_waits.append(time.perf_counter() - waiting_since)
+                waiting_since = None
+            if self.think_s:
+                await asyncio.sleep(self.think_s)
+                if self.time_up():
+                    return "time"
+            action = player.rng.choice(actions)
+            acted_on = action.get("v")
+            if type(acted_on) is not int:
+                acted_on = view.version or 0
+            sent = time.perf_counter()
+            await ws.send(json.dumps(action))
+            self.report.actions_sent += 1
+            if not await self.await_update(ws, view, acted_on, sent):
+                return "reconnect"
+
+    async def await_update(self, ws, view: TableView, acted_on: int, sent: float) -> bool:
+        """Wait for the frame that shows a version after `acted_on`; False after an error or a timeout."""
+        while True:
+            left = sent + ACTION_TIMEOUT_S - time.perf_counter()
+            try:
+                if left <= 0:
+                    raise asyncio.TimeoutError
+                frame = await asyncio.wait_for(ws.recv(), left)
+            except asyncio.TimeoutError:
+                self.count("timeout")
+                return False
+            regions = view.apply(frame)
+            error = frame_error(regions)
+            if error:
+                # A refused move: count it and start again from a fresh snapshot.
+                self.count(error)
+                return False
+            version = frame_version(regions)
+            if version is not None and version > acted_on:
+                self.report.latencies.append(time.perf_counter() - sent)
+                return True
+
+
+class Command(BaseCommand):
+    help = ("Load-test the live table: N players, each in its own match against the AI, over real WebSockets "
+            "against a running daphne on this machine (same DATABASE_URL). Prints action→update latency.")
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=100, help="simulated players (default 100)")
+        parser.add_argument("--seconds", type=float, default=30, help="how long they play (default 30)")
+        parser.add_argument("--url", default="http://127.0.0.1:8000",
+                            help="the running daphne; a comma-separated list splits the players round-robin")
+        parser.add_argument("--seats", type=int, choices=(2, 4), default=2)
+        parser.add_argument("--level", choices=BotLevel.values, default=BotLevel.EASY)
+        parser.add_argument("--variant", choices=engine.rules.VARIANTS, default="paulista")
+        parser.add_argument("--think-ms", type=int, default=0, help="pause before each move (default 0)")
+        parser.add_argument("--seed", type=int, default=None, help="fixes the deals and the players' choices")
+        parser.add_argument("--one-match", action="store_true",
+                            help="a player stops after its match ends instead of starting a new one")
+        parser.add_argument("--keep", action="store_true", help="keep the run's accounts and matches")
+        parser.add_argument("--cleanup", action="store_true",
+                            help="only delete the accounts and matches left by earlier runs, then exit")
+        parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+
+    def handle(self, *args, **options):
+        if options["cleanup"]:
+            users, matches = remove_load_accounts(USER_PREFIX)
+            self.stdout.write(f"removed {users} load-test accounts and {matches} matches")
+            return
+        players, seconds, think_ms = options["players"], options["seconds"], options["think_ms"]
+        if not 1 <= players <= MAX_PLAYERS:
+            raise CommandError(f"--players must be between 1 and {MAX_PLAYERS}")
+        if not 0 < seconds <= MAX_SECONDS:
+            raise CommandError(f"--seconds must be more than 0 and at most {MAX_SECONDS}")
+        if not 0 <= think_ms <= 60_000:
+            raise CommandError("--think-ms must be between 0 and 60000")
+        urls = [u.strip() for u in options["url"].split(",") if u.strip()]
+        try:
+            endpoints = [loopback_endpoint(u) for u in assign_urls(players, urls)]
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        rules = engine.RuleSet(variant=options["variant"], seats=options["seats"])
+        fleet = Fleet(run_id=secrets.token_hex(3), rules=rules, level=options["level"], seed=options["seed"])
+        report = Report(players=players, seconds=seconds, elapsed=0.0, urls=urls)
+        try:
+            created = fleet.create_players(endpoints)
+            run = LoadRun(created, fleet, seconds=seconds, think_ms=think_ms, one_match=options["one_match"],
+                          report=report)
+            asyncio.run(run.run())
+        finally:
+            if not options["keep"]:
+                fleet.cleanup()
+        self.last_report = report
+        if options["json"]:
+            self.stdout.write(json.dumps(report.as_dict()))
+        else:
+            self.stdout.write(format_report(report))

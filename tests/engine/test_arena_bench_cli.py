@@ -1,0 +1,80 @@
+"""The arena and bench command lines run end to end and print their documented lines.
+
+No timing is asserted: these only pin the output shape with tiny runs.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from games.engine import arena, bench
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_arena_module_runs_from_the_command_line():
+    out = subprocess.run([sys.executable, "-m", "games.engine.arena", "--a", "medium", "--b", "random",
+                          "--matches", "4", "--seats", "2", "--variant", "paulista", "--seed", "1"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    lines = out.strip().splitlines()
+    assert lines[0] == "arena: medium (A) vs random (B), 4 matches, 2 seats, paulista, dirty deck"
+    wins = [int(re.search(r"won +(\d+) of 4 = .*% \(95% CI [\d.]+-[\d.]+%\)", line).group(1)) for line in lines[1:3]]
+    assert lines[1].startswith("A medium") and lines[2].startswith("B random")
+    assert sum(wins) == 4
+    assert re.match(r"time: [\d.]+ s \(\d+ matches/s\)", lines[3])
+
+
+@pytest.mark.parametrize("extra, table", [
+    (["--seats", "4", "--variant", "mineiro", "--deck", "clean"], "4 seats, mineiro, clean deck, partnership"),
+    (["--seats", "4", "--no-partnership"], "4 seats, paulista, dirty deck, no partnership"),
+])
+def test_arena_seats_teams_on_four_seat_tables(capsys, extra, table):
+    assert arena.main(["--a", "hard", "--b", "easy", "--matches", "3", *extra]) == 0
+    out = capsys.readouterr().out
+    assert f"3 matches, {table}" in out
+
+
+def test_arena_refuses_partnership_at_two_seats(capsys):
+    with pytest.raises(SystemExit):
+        arena.main(["--seats", "2", "--partnership", "--matches", "1"])
+    assert "partnership needs 4 seats" in capsys.readouterr().err
+
+
+def test_arena_alternates_sides_so_each_bot_sits_at_side_zero_half_the_time():
+    from games.engine import RuleSet
+    # The same bot on both sides: the result is credited to the right name either way.
+    result = arena.run_arena(RuleSet(), "random", "random", 6, seed=5)
+    assert sum(result["wins"]) == 6
+
+
+def test_wilson_interval_is_sound_at_the_edges():
+    low, high = arena.wilson(10, 10)
+    assert high == 1.0 and 0.6 < low < 0.75
+    low, high = arena.wilson(0, 10)
+    assert low == 0.0 and 0.25 < high < 0.4
+    low, high = arena.wilson(1700, 2000)
+    assert low < 0.85 < high
+
+
+def test_bench_module_runs_from_the_command_line():
+    out = subprocess.run([sys.executable, "-m", "games.engine.bench", "--seconds", "0.05"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("engine, random playouts, one core")
+    for seats in ("2 seats", "4 seats"):
+        for variant in ("paulista", "mineiro"):
+            assert any(re.match(rf"  {seats} {variant} +[\d,]+ matches/s +[\d,]+ actions/s", line) for line in lines)
+    assert any(line.startswith("bot decisions") for line in lines)
+    for level in ("random", "easy", "medium", "hard"):
+        assert any(re.match(rf"  {level} +view\+bot median [\d.]+ ms p99 [\d.]+ ms \| bot alone median [\d.]+ ms "
+                            rf"p99 [\d.]+ ms \(\d+ decisions\)", line) for line in lines), level
+
+
+def test_bench_percentile_picks_the_median_and_the_tail():
+    values = [i / 100 for i in range(100)]
+    assert bench.percentile(values, 0.5) == 0.5
+    assert bench.percentile(values, 0.99) == 0.99

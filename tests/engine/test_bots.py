@@ -1,0 +1,178 @@
+"""Bots: always legal, replayable from a seed, view-only, and sensible in hand-built spots."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine import Action, RuleSet, apply, new_match, seat_view, seats_to_act
+from games.engine.bots import BOT_LEVELS, choose_action
+
+
+@st.composite
+def rulesets(draw):
+    seats = draw(st.sampled_from([2, 4]))
+    return RuleSet(
+        variant=draw(st.sampled_from(["paulista", "mineiro"])),
+        deck=draw(st.sampled_from(["dirty", "clean"])),
+        seats=seats,
+        partnership=draw(st.booleans()) if seats == 4 else False,
+        face_down=draw(st.booleans()),
+        all_tied=draw(st.sampled_from(["dealer", "nobody"])),
+    )
+
+
+def play_bots(rules, seed, levels, check=None):
+    """One match with ``levels[seat]`` at each seat; ``check(view, action)`` sees every decision."""
+    state = new_match(rules, seed)
+    rng = random.Random(seed)
+    count = 0
+    while not state.over:
+        seat = seats_to_act(state)[0]
+        view = seat_view(state, seat)
+        action = choose_action(levels[seat], view, rng)
+        if check:
+            check(view, action)
+        state, _ = apply(state, seat, action)
+        count += 1
+        assert count < 5000
+    return state
+
+
+def assert_legal(view, action):
+    assert isinstance(action, Action)
+    assert action.to_dict() in view["legal_actions"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rulesets(), seed=st.integers(0, 2**32), levels=st.lists(st.sampled_from(BOT_LEVELS), min_size=4, max_size=4))
+def test_every_bot_always_returns_one_of_the_legal_actions(rules, seed, levels):
+    state = play_bots(rules, seed, levels, assert_legal)
+    assert state.over
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rulesets(), seed=st.integers(0, 2**32))
+def test_every_level_answers_every_kind_of_view_from_a_plain_json_copy(rules, seed):
+    # The views met by a random match: normal hands, hands of eleven/ten, iron hands,
+    # raises to answer.  A JSON round trip proves bots need nothing but plain view data.
+    kinds = set()
+
+    def check(view, action):
+        kinds.add(view["hand_kind"])
+        plain = json.loads(json.dumps(view))
+        for level in BOT_LEVELS:
+            assert_legal(plain, choose_action(level, plain, random.Random(seed)))
+
+    play_bots(rules, seed, ["random"] * 4, check)
+    assert "normal" in kinds
+
+
+def test_views_of_every_hand_kind_are_met_by_the_legality_runs():
+    kinds = set()
+    for seed in range(60):
+        play_bots(RuleSet(), seed, ["medium", "random"], lambda view, action: kinds.add(view["hand_kind"]))
+    assert {"normal", "eleven", "iron"} <= kinds
+
+
+@pytest.mark.parametrize("level", BOT_LEVELS)
+def test_a_bot_replays_the_same_match_from_the_same_seed(level):
+    rules = RuleSet(seats=4)
+    runs = []
+    for _ in range(2):
+        actions = []
+        play_bots(rules, 77, [level] * 4, lambda view, action: actions.append(action))
+        runs.append(actions)
+    assert runs[0] == runs[1]
+
+
+def test_unknown_level_and_idle_seat_are_refused_clearly():
+    state = new_match(RuleSet(), 3, dealer=1)
+    with pytest.raises(ValueError, match="unknown bot level"):
+        choose_action("genius", seat_view(state, 0), random.Random(0))
+    with pytest.raises(ValueError, match="nothing to do"):
+        choose_action("medium", seat_view(state, 1), random.Random(0))
+
+
+def act(state, *steps):
+    for seat, do, *card in steps:
+        state, _ = apply(state, seat, Action(do, card[0] if card else None))
+    return state
+
+
+def test_medium_keeps_the_zap_when_its_partner_already_takes_the_round():
+    # Vira 6S: the 7s are manilhas, 7C the zap.  Seat 0 plays last; partner seat 2's 3H is
+    # the best card on the table and nobody plays after seat 0.
+    deal = {"hands": [["7C", "4H", "KD"], ["4D", "5C", "6C"], ["3H", "QS", "JS"], ["5S", "6D", "QH"]],
+            "vira": "6S"}
+    state = new_match(RuleSet(seats=4), 1, dealer=0, deals=[deal])
+    state = act(state, (1, "play", "4D"), (2, "raise"), (1, "accept"), (2, "play", "3H"), (3, "play", "5S"))
+    view = seat_view(state, 0)
+    assert all(a["do"] == "play" for a in view["legal_actions"])  # the raise was partner's
+    for seed in range(20):
+        action = choose_action("medium", view, random.Random(seed))
+        assert action == Action("play", "4H")  # the cheapest card, not the zap
+
+
+def test_medium_wins_a_round_with_the_cheapest_card_that_takes_it():
+    deal = {"hands": [["QD", "5H", "5S"], ["JH", "2C", "7C"]], "vira": "6S"}
+    state = new_match(RuleSet(face_down=False), 1, dealer=1, deals=[deal])
+    # Seat 1 raised last (six, accepted), so it may only play now.
+    state = act(state, (0, "raise"), (1, "raise"), (0, "accept"), (0, "play", "QD"))
+    view = seat_view(state, 1)
+    for seed in range(20):
+        assert choose_action("medium", view, random.Random(seed)) == Action("play", "JH")
+
+
+def test_medium_runs_from_a_twelve_with_a_hopeless_hand():
+    # Vira KS: the aces are manilhas.  Seat 0 led the 3C; seat 1 holds nothing that beats it.
+    deal = {"hands": [["3C", "2D", "3D"], ["4D", "5D", "6H"]], "vira": "KS"}
+    state = new_match(RuleSet(), 1, dealer=1, deals=[deal])
+    state = act(state, (0, "play", "3C"), (1, "raise"), (0, "raise"), (1, "raise"), (0, "raise"))
+    view = seat_view(state, 1)
+    assert view["pending_raise"]["value"] == 12
+    for level in ("medium", "hard"):
+        for seed in range(10):
+            assert choose_action(level, view, random.Random(seed)) == Action("run")
+
+
+def eleven_view(hands, vira, seats=2, seat=0):
+    rules = RuleSet(seats=seats)
+    score = [11, 4]
+    state = new_match(rules, 1, dealer=seats - 1, score=score, deals=[{"hands": hands, "vira": vira}])
+    view = seat_view(state, seat)
+    assert view["hand_of_eleven"] and not view["hand_of_eleven"]["decided"]
+    return view
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_plays_a_hand_of_eleven_with_a_strong_hand_and_refuses_a_hopeless_one(level):
+    strong = eleven_view([["7C", "7H", "3D"], ["4D", "5C", "QC"]], "6S")
+    hopeless = eleven_view([["4D", "5C", "6H"], ["7C", "7H", "3D"]], "6S")
+    for seed in range(10):
+        assert choose_action(level, strong, random.Random(seed)) == Action("accept")
+        assert choose_action(level, hopeless, random.Random(seed)) == Action("run")
+
+
+def test_medium_counts_its_partners_cards_in_a_hand_of_eleven():
+    # Seat 0's own cards are hopeless, but partner seat 2 holds three manilhas.
+    hands = [["4D", "5C", "6H"], ["4H", "5S", "QD"], ["7C", "7H", "7S"], ["4S", "5D", "QS"]]
+    view = eleven_view(hands, "6S", seats=4, seat=0)
+    assert view["partner_hands"] == {"2": ["7C", "7H", "7S"]}
+    assert choose_action("medium", view, random.Random(0)) == Action("accept")
+    view["partner_hands"] = {"2": ["4C", "5H", "6D"]}  # the same seat with a hopeless partner
+    assert choose_action("medium", view, random.Random(0)) == Action("run")
+
+
+def test_medium_throws_a_useless_card_face_down_once_the_round_is_lost():
+    # Round 2, seat 1 lost round 1 and cannot beat the zap on the table: the card it throws
+    # away goes face down (Paulista allows it from round 2).
+    deal = {"hands": [["7C", "3H", "4S"], ["QD", "5H", "KS"]], "vira": "6S"}
+    state = new_match(RuleSet(), 1, dealer=1, deals=[deal])
+    state = act(state, (0, "play", "3H"), (1, "play", "QD"), (0, "play", "7C"))
+    view = seat_view(state, 1)
+    action = choose_action("medium", view, random.Random(0))
+    assert action == Action("play", "5H", face_down=True)
