@@ -24,7 +24,7 @@ setup: venv ## compile translations, migrate, load initial data (data migrations
 	$(PY) manage.py compile_catalogues
 	$(PY) manage.py migrate --noinput
 
-run: setup ## start the site on http://$(HOST):$(PORT) (daphne, SQLite + in-memory layer unless DATABASE_URL/REDIS_URL)
+run: setup ## start the site on http://127.0.0.1:8000 (HOST/PORT override; daphne, SQLite + in-memory layer unless DATABASE_URL/REDIS_URL)
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) truco_site.asgi:application
 

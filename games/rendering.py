@@ -122,7 +122,11 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         if match.tournament_id:
             result["tournament_url"] = reverse("games:tournament", args=[match.tournament.public_id])
 
-    deadline_ms = int(match.deadline.timestamp() * 1000) if match.deadline and view["seats_to_act"] else None
+    # The countdown is for people; an AI seat's short delay is not a clock worth showing.
+    clock_seat = match.deadline_seat
+    deadline_ms = (int(match.deadline.timestamp() * 1000)
+                   if match.deadline and view["seats_to_act"] and clock_seat is not None and seats[clock_seat].is_human
+                   else None)
     clock_for = names.get(match.deadline_seat) if match.deadline_seat is not None else None
     return {
         "match": match,

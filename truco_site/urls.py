@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from . import views
 
@@ -16,4 +16,7 @@ urlpatterns = [
     path("shop/", include("shop.urls")),
     path("stats/", views.coming_soon, {"section": "stats"}, name="stats"),
     path("leaderboards/", views.coming_soon, {"section": "leaderboards"}, name="leaderboards"),
+    # Uploaded catalogue images. Served by Django itself so the site runs without nginx; the shop
+    # accepts only png/jpg/webp uploads, and SecurityMiddleware sends nosniff.
+    re_path(r"^media/(?P<path>.*)$", views.media),
 ]

@@ -5,16 +5,23 @@ import uuid
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
+from django.views.static import serve
 
 HEALTH_TIMEOUT_S = 2.0
 
 
 def home(request):
     return render(request, "home.html")
+
+
+def media(request, path: str):
+    """Uploaded files from MEDIA_ROOT (read per request, so the setting can change under tests)."""
+    return serve(request, path, document_root=settings.MEDIA_ROOT)
 
 
 def coming_soon(request, section: str):
