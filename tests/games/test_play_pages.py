@@ -84,3 +84,16 @@ def test_admin_lists_matches_with_players_and_shows_the_event_log(client, signed
     detail = client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
     assert "match_started" in detail
     assert '"stock"' not in detail  # the engine state (deck order) is not shown even to staff
+
+
+def test_the_table_uses_the_players_equipped_deck_and_avatar(signed_in_client, user):
+    from shop.inventory import equip, grant_item
+    from shop.models import Item
+
+    night = Item.objects.get(slug="night")
+    grant_item(user, night, how="gift")
+    equip(user, night)
+    signed_in_client.post(reverse("games:play"), {**FORM, "seats": "2"})
+    html = signed_in_client.get(reverse("games:table", args=[Match.objects.get().public_id])).content.decode()
+    assert "card-face--night" in html
+    assert night.image_url in html  # the card backs of the other seats
