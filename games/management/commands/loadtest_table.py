@@ -108,8 +108,14 @@ def remove_load_accounts(prefix: str, session_keys: list[str] | None = None) -> 
     if not users:
         return 0, 0
     ids = {str(u.pk) for u in users}
+    match_ids = list(Match.objects.filter(seats__user__in=users).values_list("pk", flat=True).distinct())
+    # First stop the server's sweeper from moving for the AI (it only takes active matches, under the
+    # row lock), so no event is written into a match while it is being deleted.
     with transaction.atomic():
-        match_ids = list(Match.objects.filter(seats__user__in=users).values_list("pk", flat=True).distinct())
+        list(Match.objects.select_for_update().filter(pk__in=match_ids).values_list("pk", flat=True))
+        Match.objects.filter(pk__in=match_ids, status=Match.Status.ACTIVE).update(
+            status=Match.Status.ABANDONED, deadline=None, deadline_seat=None)
+    with transaction.atomic():
         Match.objects.filter(pk__in=match_ids).delete()
         if session_keys is not None:
             Session.objects.filter(session_key__in=session_keys).delete()
@@ -314,11 +320,9 @@ class Command(BaseCommand):
             run = LoadRun(created, fleet, seconds=seconds, think_ms=think_ms, one_match=options["one_match"],
                           report=report)
             asyncio.run(run.run())
+            self.stdout.write(json.dumps(report.as_dict()) if options["json"] else format_report(report))
         finally:
             if not options["keep"]:
-                fleet.cleanup()
-        self.last_report = report
-        if options["json"]:
-            self.stdout.write(json.dumps(report.as_dict()))
-        else:
-            self.stdout.write(format_report(report))
+                users, matches = fleet.cleanup()
+                if not options["json"]:
+                    self.stdout.write(f"cleaned up         {users} accounts, {matches} matches")
