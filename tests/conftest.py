@@ -48,3 +48,13 @@ def live_daphne(transactional_db, django_db_blocker, settings):
     server = LiveDaphne(django_db_blocker).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def stocked_shop(transactional_db):
+    """The catalogue and shop settings of the data migration, back after an earlier transactional test flushed them."""
+    import importlib
+
+    from django.apps import apps
+
+    importlib.import_module("shop.migrations.0002_stock_the_shop").stock(apps, None)

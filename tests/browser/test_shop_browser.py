@@ -11,7 +11,7 @@ from tests.conftest import PASSWORD
 pytestmark = pytest.mark.browser
 
 
-def test_buy_an_avatar_with_coins_equip_it_and_see_it_on_the_profile(live_daphne, page, make_user):
+def test_buy_an_avatar_with_coins_equip_it_and_see_it_on_the_profile(stocked_shop, live_daphne, page, make_user):
     player = make_user("Compradora")
     page.goto(f"{live_daphne.url}/accounts/login/")
     page.fill("input[name=login]", "Compradora")
