@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import rendering, tables
+from shop.selectors import equipped_deck
+
+from . import db, rendering, tables
 from .models import Match
 from .seating import seat_for
 
@@ -25,6 +26,8 @@ CLOSE_NOT_YOURS = 4403
 class TableConsumer(AsyncWebsocketConsumer):
     match_pk: int | None = None
     seat: int | None = None
+    seats: list | None = None
+    deck: dict | None = None
 
     async def connect(self):
         # No LocaleMiddleware on sockets: every frame is rendered in the language the page used.
@@ -32,7 +35,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.public_id = self.scope["url_route"]["kwargs"]["public_id"]
         self.sent: dict[str, str] = {}
         self.last_version = 0
-        found = await database_sync_to_async(self._find_seat)()
+        found = await db.read(self._find_seat)()
         await self.accept()
         if found is None:
             with translation.override(self.language):
@@ -83,11 +86,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         if isinstance(version, str) and version.isdigit():
             version = int(version)
         try:
-            await database_sync_to_async(tables.act)(self.public_id, self.seat, payload, version)
+            match = await db.write(tables.apply_action)(self.public_id, self.seat, payload, version)
         except tables.TableError as exc:
             await self.refuse(exc.code, exc.message)
             if exc.code == "stale":
                 await self.push_snapshot(full=True)
+            return
+        await self.channel_layer.group_send(self.group, tables.update_message(match.version))
 
     async def refuse(self, code: str, text) -> None:
         with translation.override(self.language):
@@ -100,7 +105,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.push_snapshot()
 
     async def push_snapshot(self, full: bool = False) -> None:
-        version, regions = await database_sync_to_async(self._render)()
+        # A viewer's render never queues behind another seat's write (games/db.py).
+        version, regions = await db.read(self._render)(full)
         if version <= self.last_version and not full:
             return
         self.last_version = version
@@ -112,11 +118,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         if changed:
             await self.send("".join(changed))
 
-    def _render(self):
-        match = Match.objects.select_related("tournament").get(pk=self.match_pk)
-        seats = list(match.seats.select_related("user__profile"))
+    def _render(self, full: bool):
+        match = Match.objects.get(pk=self.match_pk)
+        if full or self.seats is None:
+            # Who sits where and the viewer's deck do not change during a match: load them once
+            # per snapshot, not on every update.
+            self.seats = list(match.seats.select_related("user__profile"))
+            self.deck = equipped_deck(self.seats[self.seat].user)
         with translation.override(self.language):
-            context = rendering.table_context(match, seats, self.seat)
+            context = rendering.table_context(match, self.seats, self.seat, deck=self.deck)
             return match.version, rendering.render_regions(context, oob=True)
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
-from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
 
-from . import tables
+from . import db, tables
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
@@ -23,15 +24,23 @@ def interval() -> float:
 
 
 async def run_forever() -> None:
-    sweep = database_sync_to_async(tables.sweep)
+    due = db.read(tables.due_match_ids)
+    play = db.write(tables.play_due_seat_safely)
+    layer = get_channel_layer()
     while True:
         try:
-            acted = await sweep()
+            match_ids = await due()
         except Exception:
-            log.exception("sweeper pass failed")
-            acted = 0
+            log.exception("sweeper could not read the due matches")
+            match_ids = []
+        # One match per trip to the database thread, so players' own moves interleave with the AI's
+        # instead of waiting behind a whole batch; publishing happens here, off that thread.
+        for pk in match_ids:
+            version = await play(pk)
+            if version is not None and layer is not None:
+                await layer.group_send(tables.group_name(pk), tables.update_message(version))
         # Busy: go again at once so chains of AI moves are not slowed down by the poll interval.
-        if not acted:
+        if not match_ids:
             await asyncio.sleep(interval())
 
 
@@ -42,6 +51,10 @@ def ensure_started() -> None:
         return
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
+        if db.concurrent_writes():
+            # Moves, AI moves and renders all wait on the database in pool threads; the default
+            # pool (cores + 4) is too small to keep a network database busy.
+            loop.set_default_executor(ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="db"))
         _task = loop.create_task(run_forever())
 
 

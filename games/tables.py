@@ -121,12 +121,21 @@ def _store(match: Match, seats: list[Seat], new_state, events: list[dict], *, se
         from .rewards import settle_finished_match
 
         settle_finished_match(match, seats)
-    version, pk = match.version, match.pk
-    transaction.on_commit(lambda: publish(pk, version))
 
 
 def act(public_id: str, seat_number: int, payload: dict, version) -> Match:
-    """Apply one seat's action if it is made on the current version; TableError otherwise (nothing changes)."""
+    """`apply_action`, then tell the match's group (for sync callers; the consumer publishes itself)."""
+    match = apply_action(public_id, seat_number, payload, version)
+    publish(match.pk, match.version)
+    return match
+
+
+def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Match:
+    """Apply one seat's action if it is made on the current version; TableError otherwise (nothing changes).
+
+    Returns after the commit; publishing the new version is the caller's job, so the caller can
+    do it from the event loop instead of holding the database thread while the layer answers.
+    """
     try:
         action = engine.Action.from_dict(payload)
     except ValueError as exc:
@@ -151,8 +160,11 @@ def act(public_id: str, seat_number: int, payload: dict, version) -> Match:
     return match
 
 
-def play_due_seat(match_pk: int, now=None) -> bool:
-    """Act for the seat whose deadline passed (AI seat, bot partner, or a timed-out human). True if it acted."""
+def play_due_seat(match_pk: int, now=None) -> int | None:
+    """Act for the seat whose deadline passed (AI seat, bot partner, or a timed-out human).
+
+    Returns the new version (to publish once committed), or None if nothing was due.
+    """
     now = now or timezone.now()
     with transaction.atomic():
         match = (
@@ -161,12 +173,12 @@ def play_due_seat(match_pk: int, now=None) -> bool:
             .first()
         )
         if match is None:
-            return False
+            return None
         seats = list(match.seats.all())
         state = engine.from_json(match.state)
         acting = engine.seats_to_act(state)
         if not acting:
-            return False
+            return None
         due = match.deadline_seat if match.deadline_seat in acting else acting[0]
         bot_partners = [s for s in acting if seats[s].is_bot]
         if seats[due].is_bot:
@@ -182,7 +194,7 @@ def play_due_seat(match_pk: int, now=None) -> bool:
         if actor == "clock":
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
         _store(match, seats, new_state, events, seat=seat, actor=actor)
-    return True
+    return match.version
 
 
 def due_match_ids(now=None, limit: int = SWEEP_BATCH) -> list[int]:
@@ -198,14 +210,31 @@ def sweep(now=None) -> int:
     """Play every due seat once; returns how many actions were taken. Safe in many processes at once."""
     acted = 0
     for pk in due_match_ids(now):
-        try:
-            acted += play_due_seat(pk, now)
-        except Exception:  # one broken match must not stop the others' clocks
-            log.exception("sweeper failed on match %s", pk)
+        version = play_due_seat_safely(pk, now)
+        if version is not None:
+            publish(pk, version)
+            acted += 1
     return acted
 
 
+def play_due_seat_safely(match_pk: int, now=None) -> int | None:
+    try:
+        return play_due_seat(match_pk, now)
+    except Exception:  # one broken match must not stop the others' clocks
+        log.exception("sweeper failed on match %s", match_pk)
+        return None
+
+
+def update_message(version: int) -> dict:
+    return {"type": "match.update", "version": version}
+
+
+def group_name(match_pk: int) -> str:
+    return f"match.{match_pk}"
+
+
 def publish(match_pk: int, version: int) -> None:
+    """Tell everyone at the table that a version is out (sync callers: tests, commands, sweep())."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(f"match.{match_pk}", {"type": "match.update", "version": version})
+        async_to_sync(layer.group_send)(group_name(match_pk), update_message(version))

@@ -120,6 +120,10 @@ else:
     DATABASES["default"]["TEST"] = {"NAME": TEST_DB_NAME or "test_" + DATABASES["default"]["NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Threads per process that may wait on PostgreSQL at once (moves, AI moves, renders); each keeps
+# a connection open, so processes × this must stay under PostgreSQL's max_connections.
+GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "16"))
+
 # --- Channel layer --------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
