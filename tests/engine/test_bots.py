@@ -176,3 +176,50 @@ def test_medium_throws_a_useless_card_face_down_once_the_round_is_lost():
     view = seat_view(state, 1)
     action = choose_action("medium", view, random.Random(0))
     assert action == Action("play", "5H", face_down=True)
+
+
+def mineiro_truco_view(hand):
+    # 4 seats, Mineiro: seat 1 (the mão) asks for truco before any card is down; seat 0 answers.
+    hands = [hand, ["4D", "5C", "QC"], ["4S", "5S", "QS"], ["6S", "JS", "KS"]]
+    state = new_match(RuleSet(variant="mineiro", seats=4), 1, dealer=0, deals=[{"hands": hands, "vira": None}])
+    state = act(state, (1, "raise"))
+    view = seat_view(state, 0)
+    assert view["pending_raise"]["value"] == 4
+    return view
+
+
+def test_medium_counts_on_its_unseen_partner_when_answering_a_truco():
+    # On its own cards 2C 5H 6D wins about a quarter of the time, under truco's break-even plus
+    # caution (0.30), but with a partner still to play the side wins about 40%: accept.
+    fair = mineiro_truco_view(["2C", "5H", "6D"])
+    hopeless = mineiro_truco_view(["4H", "5H", "6H"])
+    for seed in range(10):
+        assert choose_action("medium", fair, random.Random(seed)) == Action("accept")
+        assert choose_action("medium", hopeless, random.Random(seed)) == Action("run")
+
+
+def mineiro_ten_view(hand, theirs):
+    hands = [hand, ["4D", "5C", "QC"]]
+    state = new_match(RuleSet(variant="mineiro"), 1, dealer=1, score=[10, theirs],
+                      deals=[{"hands": hands, "vira": None}])
+    view = seat_view(state, 0)
+    assert view["hand_of_eleven"] and not view["hand_of_eleven"]["decided"]
+    return view
+
+
+def test_medium_plays_a_fair_hand_of_ten_against_a_far_side_but_not_against_one_at_eight():
+    # KC KH 5D wins a hand about 38% of the time.  At 10-0 losing it costs little more than
+    # running (the others get 4 instead of 2 and medium plays another hand of ten); at 10-8
+    # running only gives an even iron hand while losing gives the others the match.
+    for seed in range(10):
+        assert choose_action("medium", mineiro_ten_view(["KC", "KH", "5D"], 0), random.Random(seed)) == Action("accept")
+        assert choose_action("medium", mineiro_ten_view(["KC", "KH", "5D"], 8), random.Random(seed)) == Action("run")
+
+
+def test_hand_of_ten_threshold_is_highest_one_base_short_of_the_threshold():
+    from games.engine.bots.strategic import eleven_threshold
+    mineiro = [eleven_threshold("mineiro", 12, theirs) for theirs in range(10)]
+    assert mineiro[8] == max(mineiro) == 0.5
+    assert all(0.2 <= t <= 0.5 for t in mineiro)
+    paulista = [eleven_threshold("paulista", 12, theirs) for theirs in range(11)]
+    assert all(0.3 <= t <= 0.7 for t in paulista)

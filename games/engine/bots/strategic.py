@@ -22,7 +22,7 @@ class Judgement:
     """The numbers that set how a level bets; play itself is shared."""
 
     def __init__(self, *, track_played, raise_at, bluff, reraise_at, accept_at, eleven_at, by_score,
-                 respect_raise):
+                 respect_raise, eleven_by_score=False):
         self.track_played = track_played
         self.raise_at = raise_at        # raise on my turn from this chance to win the hand
         self.bluff = bluff              # chance of raising a weak hand at the first raise
@@ -31,10 +31,11 @@ class Judgement:
         self.eleven_at = eleven_at      # play a hand of eleven/ten from this chance
         self.by_score = by_score        # decide by match-winning chance at this score
         self.respect_raise = respect_raise  # shade my chance down when the other side raised
+        self.eleven_by_score = eleven_by_score  # hand of eleven/ten: threshold from the others' score
 
 
 MEDIUM = Judgement(track_played=False, raise_at=0.72, bluff=0.07, reraise_at=0.85, accept_at=0.05,
-                   eleven_at=0.38, by_score=False, respect_raise=1.0)
+                   eleven_at=0.38, by_score=False, respect_raise=1.0, eleven_by_score=True)
 HARD = Judgement(track_played=True, raise_at=0.75, bluff=0.05, reraise_at=0.8, accept_at=0.05,
                  eleven_at=0.42, by_score=True, respect_raise=0.6)
 
@@ -138,7 +139,43 @@ def _decide_hand_of_eleven(reading, legal, judgement):
         play = p * mwp(mine + eleven["value"], theirs) + (1 - p) * mwp(mine, theirs + eleven["value"])
         run = mwp(mine, theirs + eleven["run_value"])
         return _only(legal, "accept" if play >= run else "run")
+    if judgement.eleven_by_score:
+        mine, theirs = _scores(reading)
+        needed = eleven_threshold(view["rules"]["variant"], view["target"], theirs) if theirs < mine else judgement.eleven_at
+        return _only(legal, "accept" if p >= needed else "run")
     return _only(legal, "accept" if p >= judgement.eleven_at else "run")
+
+
+@lru_cache(maxsize=256)
+def eleven_threshold(variant: str, target: int, theirs: int) -> float:
+    """Least chance to win the hand with which to play a hand of eleven/ten against ``theirs``.
+
+    Running gives the others the base; losing the hand gives them the truco value, but either
+    way my side stays on the threshold and gets another hand of eleven/ten, unless the others
+    reach it too (an iron hand, taken as even) or the target.  So with the others far behind a
+    fair hand is worth playing (losing costs little more than running), and with the others one
+    base short of the threshold only a good one is (running hands them an even iron hand, losing
+    hands them the match).  Each later hand's chance is taken as uniform on [0, 1].
+    """
+    ladder = (1, 3, 6, 9, 12) if variant == "paulista" else (2, 4, 6, 10, 12)
+    base, value = ladder[0], ladder[1]
+    threshold = target - base
+
+    def after(b):  # my chance to win the match from (threshold, b) before the cards are seen
+        if b >= target:
+            return 0.0
+        if b >= threshold:
+            return 0.5
+        return values[b]
+
+    values = {}
+    needed = {}
+    for b in range(threshold - 1, -1, -1):
+        lose, run = after(b + value), after(b + base)
+        t = min(1.0, max(0.0, (run - lose) / (1.0 - lose)))
+        needed[b] = t
+        values[b] = t * run + (1 - t) * lose + (1 - lose) * (1 - t * t) / 2
+    return needed.get(theirs, 0.5)
 
 
 @lru_cache(maxsize=8)
