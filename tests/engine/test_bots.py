@@ -223,3 +223,15 @@ def test_hand_of_ten_threshold_is_highest_one_base_short_of_the_threshold():
     assert all(0.2 <= t <= 0.5 for t in mineiro)
     paulista = [eleven_threshold("paulista", 12, theirs) for theirs in range(11)]
     assert all(0.3 <= t <= 0.7 for t in paulista)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_opens_round_one_with_its_middle_card(level):
+    # Mineiro, seat 0 is the mão: it leads KC (middle) from 4C KC 5D, keeping the zap for the
+    # round that decides and not giving round 1 away with the 5.
+    deal = {"hands": [["4C", "KC", "5D"], ["4D", "5C", "QC"]], "vira": None}
+    state = new_match(RuleSet(variant="mineiro"), 1, dealer=1, deals=[deal])
+    view = seat_view(state, 0)
+    view["legal_actions"] = [a for a in view["legal_actions"] if a["do"] == "play"]  # no raise now
+    for seed in range(10):
+        assert choose_action(level, view, random.Random(seed)) == Action("play", "KC")
