@@ -235,3 +235,15 @@ def test_medium_opens_round_one_with_its_middle_card(level):
     view["legal_actions"] = [a for a in view["legal_actions"] if a["do"] == "play"]  # no raise now
     for seed in range(10):
         assert choose_action(level, view, random.Random(seed)) == Action("play", "KC")
+
+
+def test_medium_needs_a_stronger_hand_to_raise_when_its_partner_may_raise_too():
+    # 4C 2H 5D wins about 80% as the mão: enough to ask for truco alone (bar 0.72), not for one
+    # of two partners who each raise on their own (bar 0.85).
+    hand, others = ["4C", "2H", "5D"], [["4D", "5C", "QC"], ["4S", "5S", "QS"], ["6S", "JS", "KS"]]
+    alone = new_match(RuleSet(variant="mineiro"), 1, dealer=1, deals=[{"hands": [hand, others[0]], "vira": None}])
+    partners = new_match(RuleSet(variant="mineiro", seats=4), 1, dealer=3,
+                         deals=[{"hands": [hand] + others, "vira": None}])
+    for seed in range(10):
+        assert choose_action("medium", seat_view(alone, 0), random.Random(seed)) == Action("raise")
+        assert choose_action("medium", seat_view(partners, 0), random.Random(seed)).kind == "play"

@@ -22,7 +22,7 @@ class Judgement:
     """The numbers that set how a level bets; play itself is shared."""
 
     def __init__(self, *, track_played, raise_at, bluff, reraise_at, accept_at, eleven_at, by_score,
-                 respect_raise, eleven_by_score=False):
+                 respect_raise, eleven_by_score=False, partner_raise_at=None):
         self.track_played = track_played
         self.raise_at = raise_at        # raise on my turn from this chance to win the hand
         self.bluff = bluff              # chance of raising a weak hand at the first raise
@@ -31,13 +31,17 @@ class Judgement:
         self.eleven_at = eleven_at      # play a hand of eleven/ten from this chance
         self.by_score = by_score        # decide by match-winning chance at this score
         self.respect_raise = respect_raise  # shade my chance down when the other side raised
+        # In a partnership each partner raises on its own, so the side raises whenever either one is
+        # confident: each seat's bar is higher (None: the same as raise_at).
+        self.partner_raise_at = raise_at if partner_raise_at is None else partner_raise_at
         self.eleven_by_score = eleven_by_score  # hand of eleven/ten: threshold from the others' score
 
 
 MEDIUM = Judgement(track_played=False, raise_at=0.72, bluff=0.07, reraise_at=0.85, accept_at=0.05,
-                   eleven_at=0.38, by_score=False, respect_raise=1.0, eleven_by_score=True)
+                   eleven_at=0.38, by_score=False, respect_raise=1.0, eleven_by_score=True,
+                   partner_raise_at=0.85)
 HARD = Judgement(track_played=True, raise_at=0.75, bluff=0.05, reraise_at=0.8, accept_at=0.05,
-                 eleven_at=0.42, by_score=True, respect_raise=0.6)
+                 eleven_at=0.42, by_score=True, respect_raise=0.6, partner_raise_at=0.85)
 
 
 def medium_bot(view: dict, rng: random.Random) -> dict:
@@ -77,6 +81,7 @@ def _scores(reading):
 def _wants_to_raise(reading, rng, judgement) -> bool:
     view = reading.view
     p = reading.win_chance()
+    raise_at = judgement.partner_raise_at if reading.partnership else judgement.raise_at
     stake, asked = view["stake"], view["next_raise"]["value"]
     if judgement.by_score:
         mine, theirs = _scores(reading)
@@ -86,9 +91,9 @@ def _wants_to_raise(reading, rng, judgement) -> bool:
         folds = mwp(mine + stake, theirs)
         # Some raises are run from; a fair hand gets that extra equity too.
         value = 0.25 * folds + 0.75 * taken
-        if p >= judgement.raise_at and value >= stay:
+        if p >= raise_at and value >= stay:
             return True
-    elif p >= judgement.raise_at:
+    elif p >= raise_at:
         return True
     # A bluff now and then: only as the first raise of the hand, before the last round.
     return (view["stake"] == _base(view) and len(reading.results) < 2 and p < 0.3
