@@ -176,3 +176,74 @@ def test_medium_throws_a_useless_card_face_down_once_the_round_is_lost():
     view = seat_view(state, 1)
     action = choose_action("medium", view, random.Random(0))
     assert action == Action("play", "5H", face_down=True)
+
+
+def mineiro_truco_view(hand):
+    # 4 seats, Mineiro: seat 1 (the mão) asks for truco before any card is down; seat 0 answers.
+    hands = [hand, ["4D", "5C", "QC"], ["4S", "5S", "QS"], ["6S", "JS", "KS"]]
+    state = new_match(RuleSet(variant="mineiro", seats=4), 1, dealer=0, deals=[{"hands": hands, "vira": None}])
+    state = act(state, (1, "raise"))
+    view = seat_view(state, 0)
+    assert view["pending_raise"]["value"] == 4
+    return view
+
+
+def test_medium_counts_on_its_unseen_partner_when_answering_a_truco():
+    # On its own cards 2C 5H 6D wins about a quarter of the time, under truco's break-even plus
+    # caution (0.30), but with a partner still to play the side wins about 40%: accept.
+    fair = mineiro_truco_view(["2C", "5H", "6D"])
+    hopeless = mineiro_truco_view(["4H", "5H", "6H"])
+    for seed in range(10):
+        assert choose_action("medium", fair, random.Random(seed)) == Action("accept")
+        assert choose_action("medium", hopeless, random.Random(seed)) == Action("run")
+
+
+def mineiro_ten_view(hand, theirs):
+    hands = [hand, ["4D", "5C", "QC"]]
+    state = new_match(RuleSet(variant="mineiro"), 1, dealer=1, score=[10, theirs],
+                      deals=[{"hands": hands, "vira": None}])
+    view = seat_view(state, 0)
+    assert view["hand_of_eleven"] and not view["hand_of_eleven"]["decided"]
+    return view
+
+
+def test_medium_plays_a_fair_hand_of_ten_against_a_far_side_but_not_against_one_at_eight():
+    # KC KH 5D wins a hand about 38% of the time.  At 10-0 losing it costs little more than
+    # running (the others get 4 instead of 2 and medium plays another hand of ten); at 10-8
+    # running only gives an even iron hand while losing gives the others the match.
+    for seed in range(10):
+        assert choose_action("medium", mineiro_ten_view(["KC", "KH", "5D"], 0), random.Random(seed)) == Action("accept")
+        assert choose_action("medium", mineiro_ten_view(["KC", "KH", "5D"], 8), random.Random(seed)) == Action("run")
+
+
+def test_hand_of_ten_threshold_is_highest_one_base_short_of_the_threshold():
+    from games.engine.bots.strategic import eleven_threshold
+    mineiro = [eleven_threshold("mineiro", 12, theirs) for theirs in range(10)]
+    assert mineiro[8] == max(mineiro) == 0.5
+    assert all(0.2 <= t <= 0.5 for t in mineiro)
+    paulista = [eleven_threshold("paulista", 12, theirs) for theirs in range(11)]
+    assert all(0.3 <= t <= 0.7 for t in paulista)
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_medium_opens_round_one_with_its_middle_card(level):
+    # Mineiro, seat 0 is the mão: it leads KC (middle) from 4C KC 5D, keeping the zap for the
+    # round that decides and not giving round 1 away with the 5.
+    deal = {"hands": [["4C", "KC", "5D"], ["4D", "5C", "QC"]], "vira": None}
+    state = new_match(RuleSet(variant="mineiro"), 1, dealer=1, deals=[deal])
+    view = seat_view(state, 0)
+    view["legal_actions"] = [a for a in view["legal_actions"] if a["do"] == "play"]  # no raise now
+    for seed in range(10):
+        assert choose_action(level, view, random.Random(seed)) == Action("play", "KC")
+
+
+def test_medium_needs_a_stronger_hand_to_raise_when_its_partner_may_raise_too():
+    # 4C 2H 5D wins about 80% as the mão: enough to ask for truco alone (bar 0.72), not for one
+    # of two partners who each raise on their own (bar 0.85).
+    hand, others = ["4C", "2H", "5D"], [["4D", "5C", "QC"], ["4S", "5S", "QS"], ["6S", "JS", "KS"]]
+    alone = new_match(RuleSet(variant="mineiro"), 1, dealer=1, deals=[{"hands": [hand, others[0]], "vira": None}])
+    partners = new_match(RuleSet(variant="mineiro", seats=4), 1, dealer=3,
+                         deals=[{"hands": [hand] + others, "vira": None}])
+    for seed in range(10):
+        assert choose_action("medium", seat_view(alone, 0), random.Random(seed)) == Action("raise")
+        assert choose_action("medium", seat_view(partners, 0), random.Random(seed)).kind == "play"
