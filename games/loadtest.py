@@ -31,7 +31,7 @@ class Region:
     buttons: tuple[dict, ...] = ()  # the hx-vals of every <button data-card|data-action ws-send>
     version: int | None = None  # data-version on the region's own element (#status)
     error: str | None = None  # data-error on the region's own element (#table-message)
-    finished: bool = False  # a data-result inside #status: the match is over
+    finished: bool = False  # a data-match-result inside #status: the match is over
 
 
 class _FrameParser(HTMLParser):
@@ -58,7 +58,7 @@ class _FrameParser(HTMLParser):
                     values = None
                 if isinstance(values, dict) and "do" in values:
                     self._current["buttons"].append(values)
-            if "data-result" in attrs and self._current["id"] == STATUS_REGION:
+            if "data-match-result" in attrs and self._current["id"] == STATUS_REGION:
                 self._current["finished"] = True
         if tag not in _VOID:
             self.depth += 1

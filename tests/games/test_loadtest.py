@@ -87,7 +87,7 @@ def test_a_result_in_the_status_ends_the_match_but_won_rounds_in_the_trick_do_no
     view = TableView()
     view.apply('<section id="trick"><li data-result="won">1</li></section>' + HAND + STATUS)
     assert not view.finished
-    view.apply('<section id="status" data-version="40"><div class="result won" data-result="won"></div></section>')
+    view.apply('<section id="status" data-version="40"><div class="result won" data-match-result="won"></div></section>')
     assert view.finished
     assert view.legal_actions() == []
 
@@ -180,3 +180,20 @@ def test_three_players_play_against_a_live_server_without_errors(live_daphne_wit
     assert not get_user_model().objects.filter(username__startswith="lt-").exists()
     assert not Match.objects.exists()
     assert not Session.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_real_result_screen_is_read_as_a_finished_match(start_match, user):
+    """Guards the parser against template changes (the result attribute was once renamed under it)."""
+    from games import rendering
+    from games.models import Match
+    from tests.games.test_tables import play_to_the_end
+
+    match = start_match(user, level="random", seed=11)
+    play_to_the_end(match)
+    match = Match.objects.get(pk=match.pk)
+    context = rendering.table_context(match, list(match.seats.all()), 0)
+    view = TableView()
+    view.apply("".join(rendering.render_regions(context, oob=True).values()))
+    assert view.finished
+    assert view.legal_actions() == []
