@@ -131,7 +131,9 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 caps a pool at 100 connections and raises past it; a process with
+                # hundreds of sockets joining and publishing at once needs more.
+                "hosts": [{"address": REDIS_URL, "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000"))}],
                 # Default capacity 100 silently drops group messages under fan-out load.
                 "capacity": 1500,
                 "expiry": 30,

@@ -1,6 +1,7 @@
 """The table socket against the real consumer and database: every bad message gets a clear error frame
 and changes nothing; good ones are applied and pushed."""
 
+import asyncio
 import json
 import re
 
@@ -207,3 +208,17 @@ async def test_frames_use_the_language_of_the_page(duel, headers, cookie_suffix,
     frame = await comm.receive_from()
     assert f"{expected} 1" in frame  # the scoreboard's "Hand 1" / "Mão 1"
     await comm.disconnect()
+
+
+async def test_many_sockets_join_and_get_their_snapshot_at_once(duel):
+    """150 sockets at once (tabs, spectators to come): the channel layer's pool must not run out."""
+    match, ana, _ = duel
+    cookie = await sync_to_async(session_cookie)(ana)
+    comms = [WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
+                                   headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode())])
+             for _ in range(150)]
+    results = await asyncio.gather(*(c.connect(timeout=30) for c in comms))
+    assert all(connected for connected, _ in results)
+    frames = await asyncio.gather(*(c.receive_from(timeout=30) for c in comms))
+    assert all('id="status"' in f for f in frames)
+    await asyncio.gather(*(c.disconnect() for c in comms))
