@@ -27,6 +27,19 @@ class OnSaleFilter(admin.SimpleListFilter):
         return queryset
 
 
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records that are history (ledger lines, purchases): staff look, nobody edits."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Item)
 class ItemAdmin(admin.ModelAdmin):
     list_display = ("thumbnail", "name_en", "name_pt_br", "kind", "price", "price_currency", "grant_amount", "is_active", "display_order", "available_from", "available_until")
@@ -91,38 +104,22 @@ class WalletAdmin(admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "wallet", "currency", "amount", "balance_after", "reason", "reference", "actor")
     list_filter = ("currency", "reason", "created_at")
     search_fields = ("wallet__user__username", "reference", "note", "idempotency_key")
     date_hierarchy = "created_at"
     list_select_related = ("wallet__user", "actor")
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Purchase)
-class PurchaseAdmin(admin.ModelAdmin):
+class PurchaseAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "user", "item", "price", "price_currency", "status", "provider", "provider_reference")
     list_filter = ("status", "provider", "price_currency", "item__kind")
     search_fields = ("user__username", "item__slug", "provider_reference")
     list_select_related = ("user", "item")
 
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Ownership)

@@ -37,6 +37,16 @@ class NeedsPaymentProvider(PurchaseRefused):
     message = _("This item is paid with real money.")
 
 
+def _lock_wallet_and_find(user, idempotency_key: str) -> Purchase | None:
+    """Lock the buyer's wallet row and return the purchase already made with this key, if any.
+
+    The lock serialises all purchases of one user, so the checks that follow cannot race with a
+    parallel request (double click, second tab).
+    """
+    Wallet.objects.select_for_update().get(user=user)
+    return Purchase.objects.filter(user=user, idempotency_key=idempotency_key).first()
+
+
 def buy(user, item: Item, *, idempotency_key: str) -> Purchase:
     """Buy an item paid from the wallet. A repeated key returns the first purchase unchanged.
 
@@ -46,10 +56,7 @@ def buy(user, item: Item, *, idempotency_key: str) -> Purchase:
         raise NeedsPaymentProvider()
     wallet.get_or_create_wallet(user)
     with transaction.atomic():
-        # The wallet row lock serialises all purchases of this user: the checks below cannot
-        # race with a parallel request (double click, second tab).
-        Wallet.objects.select_for_update().get(user=user)
-        earlier = Purchase.objects.filter(user=user, idempotency_key=idempotency_key).first()
+        earlier = _lock_wallet_and_find(user, idempotency_key)
         if earlier is not None:
             return earlier
         item = _check_can_buy(user, item)
@@ -73,8 +80,7 @@ def start_paid_purchase(user, item: Item, *, idempotency_key: str, provider: str
         raise PurchaseRefused()
     wallet.get_or_create_wallet(user)
     with transaction.atomic():
-        Wallet.objects.select_for_update().get(user=user)
-        earlier = Purchase.objects.filter(user=user, idempotency_key=idempotency_key).first()
+        earlier = _lock_wallet_and_find(user, idempotency_key)
         if earlier is not None:
             return earlier
         item = _check_can_buy(user, item)

@@ -10,19 +10,7 @@ from hypothesis import strategies as st
 
 from games.engine import Action, RuleSet, apply, new_match, seat_view, seats_to_act
 from games.engine.bots import BOT_LEVELS, choose_action
-
-
-@st.composite
-def rulesets(draw):
-    seats = draw(st.sampled_from([2, 4]))
-    return RuleSet(
-        variant=draw(st.sampled_from(["paulista", "mineiro"])),
-        deck=draw(st.sampled_from(["dirty", "clean"])),
-        seats=seats,
-        partnership=draw(st.booleans()) if seats == 4 else False,
-        face_down=draw(st.booleans()),
-        all_tied=draw(st.sampled_from(["dealer", "nobody"])),
-    )
+from tests.engine.strategies import rulesets
 
 
 def play_bots(rules, seed, levels, check=None):
