@@ -10,10 +10,10 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
-    # Sections whose issues have not landed yet say so plainly instead of a 404.
     path("play/", include("games.urls")),
-    path("rooms/", views.coming_soon, {"section": "rooms"}, name="rooms"),
     path("shop/", include("shop.urls")),
+    # Sections whose issues have not landed yet say so plainly instead of a 404.
+    path("rooms/", views.coming_soon, {"section": "rooms"}, name="rooms"),
     path("stats/", views.coming_soon, {"section": "stats"}, name="stats"),
     path("leaderboards/", views.coming_soon, {"section": "leaderboards"}, name="leaderboards"),
     # Uploaded catalogue images. Served by Django itself so the site runs without nginx; the shop

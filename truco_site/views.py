@@ -29,9 +29,7 @@ def coming_soon(request, section: str):
 
 
 SECTIONS = {
-    "play": _("Play"),
     "rooms": _("Rooms"),
-    "shop": _("Shop"),
     "stats": _("Statistics"),
     "leaderboards": _("Leaderboards"),
 }

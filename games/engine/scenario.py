@@ -12,7 +12,7 @@ import sys
 
 from .cards import parse_card
 from .match import apply, legal_actions, new_match, seats_to_act
-from .rules import RuleSet, tables_for
+from .rules import RuleSet
 from .state import Action, IllegalAction
 
 

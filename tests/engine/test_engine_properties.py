@@ -8,7 +8,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (Action, IllegalAction, RuleSet, apply, from_json, legal_actions, new_match,
+from games.engine import (Action, IllegalAction, apply, from_json, legal_actions, new_match,
                           seat_view, seats_to_act, spectator_view, to_json)
 from games.engine.cards import CARD_NAMES, deck_cards
 from games.engine.rules import LADDERS

@@ -11,7 +11,6 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import engine
-from games.models import Match
 from games.tables import SeatPlan, create_match
 from truco_site.asgi import application
 

@@ -1,7 +1,6 @@
 """What the sockets push: the out-of-band fragments rebuild the next page exactly, and no frame to any
 socket ever carries a card that viewer may not see (hands, deck, face-down identities)."""
 
-import json
 import random
 import re
 

@@ -67,7 +67,7 @@ def test_winning_the_final_pays_the_admin_configured_reward_once(user):
     settings.save()
     coins = wallet.balance(user, wallet.COINS)
     tournament = start_tournament(user, RULES)
-    for stage in range(4):
+    for _ in range(4):
         tournament.refresh_from_db()
         assert wallet.balance(user, wallet.COINS) == coins  # nothing before the final is won
         finish(current_match(tournament), human_wins=True)
