@@ -75,6 +75,9 @@ class Match(models.Model):
     deadline = models.DateTimeField(_("next deadline"), null=True, blank=True, db_index=True)
     deadline_seat = models.SmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # The last time a player's clock ran out and the table played for them (shown at the table).
+    timed_out_seat = models.SmallIntegerField(null=True, blank=True)
+    timed_out_version = models.PositiveIntegerField(null=True, blank=True)
     rewards_credited = models.BooleanField(_("rewards credited"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -122,6 +122,11 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         if match.tournament_id:
             result["tournament_url"] = reverse("games:tournament", args=[match.tournament.public_id])
 
+    # Say so when the table played for someone whose clock ran out, until everyone has moved since.
+    timed_out = None
+    if match.timed_out_version is not None and match.version - match.timed_out_version < n:
+        timed_out = names[match.timed_out_seat]
+
     # The countdown is for people; an AI seat's short delay is not a clock worth showing.
     clock_seat = match.deadline_seat
     deadline_ms = (int(match.deadline.timestamp() * 1000)
@@ -164,6 +169,7 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         "acting_names": [names[s] for s in view["seats_to_act"]],
         "deadline_ms": deadline_ms,
         "clock_for": clock_for,
+        "timed_out": timed_out,
         "last_hand": last_hand,
         "result": result,
         "deck": deck,

@@ -193,6 +193,7 @@ def play_due_seat(match_pk: int, now=None) -> int | None:
         new_state, events = engine.apply(state, seat, action)
         if actor == "clock":
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
+            match.timed_out_seat, match.timed_out_version = seat, match.version + 1
         _store(match, seats, new_state, events, seat=seat, actor=actor)
     return match.version
 

@@ -96,6 +96,11 @@ def test_human_clock_running_out_plays_for_them_and_says_so(start_match, user):
     assert tables.sweep(now=match.deadline - timedelta(seconds=1)) == 0
     assert tables.sweep(now=match.deadline + timedelta(seconds=1)) == 1
     assert MatchEvent.objects.filter(match=match, actor="clock", data__type="clock_ran_out", seat=0).exists()
+    match.refresh_from_db()
+    from games import rendering
+
+    status = rendering.render_region("status", rendering.table_context(match, list(match.seats.all()), 0))
+    assert "data-timed-out" in status and "Ana" in status
 
 
 def test_bot_partner_leaves_the_answer_to_its_human_partner(start_match, user):
