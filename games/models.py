@@ -65,6 +65,9 @@ class Match(models.Model):
     rules = models.JSONField(_("rules"))
     bot_level = models.CharField(_("bot level"), max_length=10, choices=BotLevel.choices, default=BotLevel.MEDIUM)
     move_seconds = models.PositiveSmallIntegerField(_("seconds per move"), default=99)
+    # Per seat, its bot level or "" for a person: the clock and the AI need only this, so a move
+    # does not have to load the seats.
+    seat_bots = models.JSONField(default=list)
     # The engine's full JSON state (hands, deck order, RNG): server-side only.
     state = models.JSONField(_("engine state"))
     version = models.PositiveIntegerField(_("version"), default=0)

@@ -70,14 +70,14 @@ def create_match(*, rules: engine.RuleSet, seats: list[SeatPlan], bot_level: str
         match = Match.objects.create(
             kind=kind, tournament=tournament, tournament_stage=tournament_stage, rules=rules.to_dict(),
             bot_level=bot_level, move_seconds=move_seconds, state=engine.to_json(state), version=1,
-            score=list(state.score),
+            score=list(state.score), seat_bots=[plan.bot_level for plan in seats],
         )
         Seat.objects.bulk_create(
             Seat(match=match, number=n, user=plan.user, guest_token=plan.guest_token, bot_level=plan.bot_level,
                  display_name=plan.display_name)
             for n, plan in enumerate(seats)
         )
-        _schedule(match, state, list(match.seats.all()), timezone.now())
+        _schedule(match, state, timezone.now())
         match.save(update_fields=["deadline", "deadline_seat", "turn_started_at"])
         view = engine.spectator_view(state)
         MatchEvent.objects.create(match=match, version=1, actor="system", data={
@@ -86,13 +86,13 @@ def create_match(*, rules: engine.RuleSet, seats: list[SeatPlan], bot_level: str
     return match
 
 
-def _schedule(match: Match, state, seats: list[Seat], now) -> None:
+def _schedule(match: Match, state, now) -> None:
     """Set who the sweeper waits for next: a human's clock, or an AI seat's short delay."""
     if engine.is_over(state):
         match.deadline = match.deadline_seat = match.turn_started_at = None
         return
     acting = engine.seats_to_act(state)
-    humans = [s for s in acting if seats[s].is_human]
+    humans = [s for s in acting if not match.seat_bots[s]]
     # A bot partner leaves answers and the hand-of-eleven decision to its human partner.
     if humans:
         match.deadline_seat = humans[0]
@@ -103,7 +103,11 @@ def _schedule(match: Match, state, seats: list[Seat], now) -> None:
     match.turn_started_at = now
 
 
-def _store(match: Match, seats: list[Seat], new_state, events: list[dict], *, seat: int, actor: str) -> None:
+STORED_FIELDS = ["state", "version", "score", "status", "winner_side", "finished_at", "deadline", "deadline_seat",
+                 "turn_started_at", "timed_out_seat", "timed_out_version", "updated_at"]
+
+
+def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str) -> None:
     now = timezone.now()
     match.state = engine.to_json(new_state)
     match.version += 1
@@ -112,15 +116,15 @@ def _store(match: Match, seats: list[Seat], new_state, events: list[dict], *, se
         match.status = Match.Status.FINISHED
         match.winner_side = engine.match_winner(new_state)
         match.finished_at = now
-    _schedule(match, new_state, seats, now)
-    match.save()
+    _schedule(match, new_state, now)
+    match.save(update_fields=STORED_FIELDS)
     MatchEvent.objects.bulk_create(
         MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in events
     )
     if match.status == Match.Status.FINISHED:
         from .rewards import settle_finished_match
 
-        settle_finished_match(match, seats)
+        settle_finished_match(match, list(match.seats.all()))
 
 
 def act(public_id: str, seat_number: int, payload: dict, version) -> Match:
@@ -150,13 +154,12 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
             raise TableError("match_over", _("This match is over."))
         if version != match.version:
             raise TableError("stale", _("The table changed before your move arrived; it has been refreshed."))
-        seats = list(match.seats.all())
         state = engine.from_json(match.state)
         try:
             new_state, events = engine.apply(state, seat_number, action)
         except engine.IllegalAction as exc:
             raise TableError("illegal", exc) from None
-        _store(match, seats, new_state, events, seat=seat_number, actor="player")
+        _store(match, new_state, events, seat=seat_number, actor="player")
     return match
 
 
@@ -174,18 +177,18 @@ def play_due_seat(match_pk: int, now=None) -> int | None:
         )
         if match is None:
             return None
-        seats = list(match.seats.all())
+        bots = match.seat_bots
         state = engine.from_json(match.state)
         acting = engine.seats_to_act(state)
         if not acting:
             return None
         due = match.deadline_seat if match.deadline_seat in acting else acting[0]
-        bot_partners = [s for s in acting if seats[s].is_bot]
-        if seats[due].is_bot:
-            seat, level, actor = due, seats[due].bot_level, "bot"
+        bot_partners = [s for s in acting if bots[s]]
+        if bots[due]:
+            seat, level, actor = due, bots[due], "bot"
         elif bot_partners:
             # The human partner let the clock run out: the bot partner answers for the side.
-            seat, level, actor = bot_partners[0], seats[bot_partners[0]].bot_level, "bot"
+            seat, level, actor = bot_partners[0], bots[bot_partners[0]], "bot"
         else:
             seat, level, actor = due, AUTOPLAY_LEVEL, "clock"
         rng = random.Random(f"{match.pk}:{match.version}:{seat}")
@@ -194,7 +197,7 @@ def play_due_seat(match_pk: int, now=None) -> int | None:
         if actor == "clock":
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
             match.timed_out_seat, match.timed_out_version = seat, match.version + 1
-        _store(match, seats, new_state, events, seat=seat, actor=actor)
+        _store(match, new_state, events, seat=seat, actor=actor)
     return match.version
 
 
