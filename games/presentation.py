@@ -25,7 +25,6 @@ HAND_REASONS = {
 }
 SUITS = {"C": "♣", "H": "♥", "S": "♠", "D": "♦"}
 SUIT_NAMES = {"C": _("clubs"), "H": _("hearts"), "S": _("spades"), "D": _("diamonds")}
-RANK_NAMES = {"A": "A", "K": "K", "J": "J", "Q": "Q"}
 
 
 def card_face(code: str | None) -> dict | None:
@@ -46,15 +45,6 @@ def ran_from_call(variant: str, points: int) -> str:
         return RAISE_CALLS[LADDER_NAMES[variant][ladder.index(points) + 1]]
     except (ValueError, IndexError, KeyError):
         return RAISE_CALLS["truco"]
-
-
-def side_word(view: dict, side: int | None) -> str:
-    """'us'/'them' from the viewer's seat in team games, else the seat's name is used by the caller."""
-    if side is None:
-        return ""
-    if view.get("side") is not None and side == view["side"]:
-        return "us"
-    return "them"
 
 
 def position_of(viewer_seat: int, seat: int, seats: int) -> str:

@@ -1,7 +1,7 @@
 """Renders the table for one viewer: the full page and the out-of-band fragments pushed over the socket.
 
 The page and the pushes use the same partials (`games/_<region>.html`), so a page rendered at
-version v plus the fragments of v+1 equals the page rendered at v+1 (tests/games/test_fragments.py).
+version v plus the fragments of v+1 equals the page rendered at v+1 (tests/games/test_pushed_fragments.py).
 """
 
 from __future__ import annotations
@@ -37,10 +37,11 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
     variant = view["rules"]["variant"]
     deck = deck or equipped_deck(seats[me].user if seat_number is not None else None)
     teams = any(len(side) > 1 for side in view["sides"])
+    side_of = {s: side for side, members in enumerate(view["sides"]) for s in members}
 
     players = []
     for seat in seats:
-        side = engine.side_of(engine.RuleSet.from_dict(view["rules"]), seat.number)
+        side = side_of[seat.number]
         user = seat.user
         players.append({
             "number": seat.number,
@@ -91,36 +92,9 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
     pending = view["pending_raise"]
     next_raise = view["next_raise"]
 
-    last = view["last_hand"]
-    last_hand = None
-    if last:
-        if last["reason"] == "ran_from":
-            loser = [s for s in range(len(view["score"])) if s != last["winner_side"]]
-            why = _("%(side)s ran from %(call)s") % {
-                "side": side_label(loser[0]) if len(loser) == 1 else _("the others"),
-                "call": p.ran_from_call(variant, last["points"]),
-            }
-        else:
-            why = str(p.HAND_REASONS.get(last["reason"], last["reason"]))
-        last_hand = {
-            "number": last["hand_number"],
-            "winner": side_label(last["winner_side"]) if last["winner_side"] is not None else None,
-            "mine": last["winner_side"] == my_side,
-            "points": last["points"],
-            "why": why,
-        }
+    last_hand = _last_hand_summary(view, side_label, variant)
 
-    result = None
-    if view["match_over"]:
-        won = view["match_winner"] == my_side
-        result = {"won": won, "winner": side_label(view["match_winner"])}
-        if seat_number is not None and seats[me].user_id:
-            coins, points = rewards_for(match, won)
-            result.update(coins=coins, rank_points=points, signed_in=True)
-        else:
-            result.update(signed_in=False)
-        if match.tournament_id:
-            result["tournament_url"] = reverse("games:tournament", args=[match.tournament.public_id])
+    result = _result(match, seats, view, seat_number, side_label) if view["match_over"] else None
 
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
@@ -175,6 +149,40 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         "deck": deck,
         "play_again_url": reverse("games:play"),
     }
+
+
+def _last_hand_summary(view: dict, side_label, variant: str) -> dict | None:
+    """Who took the hand that just ended, how many points, and why, in words."""
+    last = view["last_hand"]
+    if not last:
+        return None
+    if last["reason"] == "ran_from":
+        losers = [s for s in range(len(view["score"])) if s != last["winner_side"]]
+        why = _("%(side)s ran from %(call)s") % {
+            "side": side_label(losers[0]) if len(losers) == 1 else _("the others"),
+            "call": p.ran_from_call(variant, last["points"]),
+        }
+    else:
+        why = str(p.HAND_REASONS.get(last["reason"], last["reason"]))
+    return {
+        "number": last["hand_number"],
+        "winner": side_label(last["winner_side"]) if last["winner_side"] is not None else None,
+        "mine": last["winner_side"] == view["side"],
+        "points": last["points"],
+        "why": why,
+    }
+
+
+def _result(match: Match, seats: list[Seat], view: dict, seat_number: int | None, side_label) -> dict:
+    """The match result for this viewer, with what it paid them (or the offer to sign up)."""
+    won = view["match_winner"] == view["side"]
+    result = {"won": won, "winner": side_label(view["match_winner"]), "signed_in": False}
+    if seat_number is not None and seats[seat_number].user_id:
+        coins, points = rewards_for(match, won)
+        result.update(coins=coins, rank_points=points, signed_in=True)
+    if match.tournament_id:
+        result["tournament_url"] = reverse("games:tournament", args=[match.tournament.public_id])
+    return result
 
 
 def render_region(region: str, context: dict, *, oob: bool = False) -> str:
