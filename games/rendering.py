@@ -16,6 +16,7 @@ from shop.selectors import equipped_deck
 from . import presentation as p
 from .models import Match, Seat
 from .rewards import rewards_for
+from .tournaments import STAGES
 
 REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status")
 
@@ -148,6 +149,8 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         "result": result,
         "deck": deck,
         "play_again_url": reverse("games:play"),
+        "tournament_stage": STAGES[match.tournament_stage] if match.tournament_stage is not None else None,
+        "tournament_url": reverse("games:tournament", args=[match.tournament.public_id]) if match.tournament_id else None,
     }
 
 
@@ -180,8 +183,6 @@ def _result(match: Match, seats: list[Seat], view: dict, seat_number: int | None
     if seat_number is not None and seats[seat_number].user_id:
         coins, points = rewards_for(match, won)
         result.update(coins=coins, rank_points=points, signed_in=True)
-    if match.tournament_id:
-        result["tournament_url"] = reverse("games:tournament", args=[match.tournament.public_id])
     return result
 
 

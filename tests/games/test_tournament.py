@@ -105,3 +105,11 @@ def test_someone_elses_tournament_is_404(client, user, make_user):
     tournament = start_tournament(user, RULES)
     client.force_login(make_user("Outro"))
     assert client.get(reverse("games:tournament", args=[tournament.public_id])).status_code == 404
+
+
+def test_a_stage_table_names_its_stage_and_links_the_bracket(signed_in_client, user):
+    tournament = start_tournament(user, RULES)
+    match = current_match(tournament)
+    html = signed_in_client.get(reverse("games:table", args=[match.public_id]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Tournament: Round of 16" in html
+    assert reverse("games:tournament", args=[tournament.public_id]) in html
