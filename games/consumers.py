@@ -7,9 +7,11 @@ identifies the seat, and renders what this one viewer may see.
 from __future__ import annotations
 
 import json
+import logging
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -19,6 +21,7 @@ from . import db, rendering, tables
 from .models import Match
 from .seating import seat_for
 
+log = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 2048
 CLOSE_NOT_YOURS = 4403
 
@@ -91,6 +94,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.refuse(exc.code, exc.message)
             if exc.code == "stale":
                 await self.push_snapshot(full=True)
+            return
+        except DatabaseError:
+            # Nothing was stored (the transaction rolled back); keep the socket so the player can retry.
+            log.exception("database error on a move in match %s", self.public_id)
+            await self.refuse("unavailable", _("The table could not save your move just now; please try again."))
             return
         await self.channel_layer.group_send(self.group, tables.update_message(match.version))
 

@@ -221,3 +221,26 @@ async def test_many_sockets_join_and_get_their_snapshot_at_once(duel):
     frames = await asyncio.gather(*(c.receive_from(timeout=30) for c in comms))
     assert all('id="status"' in f for f in frames)
     await asyncio.gather(*(c.disconnect() for c in comms))
+
+
+async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, monkeypatch):
+    from django.db import OperationalError
+
+    from games import tables
+
+    match, a, b = await open_pair(duel)
+    before = await versions_and_state(match)
+
+    def database_down(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(tables, "apply_action", database_down)
+    await a.send_to(text_data=json.dumps({"do": "raise", "v": before[0]}))
+    assert error_code(await a.receive_from()) == "unavailable"
+    assert await versions_and_state(match) == before
+    monkeypatch.undo()
+    seat = await turn_seat(match)
+    mover = a if seat == 0 else b
+    await mover.send_to(text_data=json.dumps({"do": "raise", "v": before[0]}))  # the same socket still works
+    assert f'data-version="{before[0] + 1}"' in await mover.receive_from()
+    await a.disconnect(), await b.disconnect()
