@@ -38,7 +38,10 @@ async def run_forever() -> None:
         for pk in match_ids:
             version = await play(pk)
             if version is not None and layer is not None:
-                await layer.group_send(tables.group_name(pk), tables.update_message(version))
+                try:
+                    await layer.group_send(tables.group_name(pk), tables.update_message(version))
+                except Exception:  # the move is stored; sockets catch up on their next snapshot
+                    log.exception("could not publish version %s of match %s", version, pk)
         # Busy: go again at once so chains of AI moves are not slowed down by the poll interval.
         if not match_ids:
             await asyncio.sleep(interval())
