@@ -40,7 +40,7 @@ async def run_forever() -> None:
             if version is not None and layer is not None:
                 try:
                     await layer.group_send(tables.group_name(pk), tables.update_message(version))
-                except Exception:  # the move is stored; sockets catch up on their next snapshot
+                except Exception:  # the move is stored; sockets catch up with the next version or on reconnect
                     log.exception("could not publish version %s of match %s", version, pk)
         # Busy: go again at once so chains of AI moves are not slowed down by the poll interval.
         if not match_ids:
