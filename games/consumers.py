@@ -6,8 +6,10 @@ identifies the seat, and renders what this one viewer may see.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -31,6 +33,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat: int | None = None
     seats: list | None = None
     deck: dict | None = None
+    watchdog: asyncio.Task | None = None
+    finished = False
 
     async def connect(self):
         # No LocaleMiddleware on sockets: every frame is rendered in the language the page used.
@@ -38,6 +42,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.public_id = self.scope["url_route"]["kwargs"]["public_id"]
         self.sent: dict[str, str] = {}
         self.last_version = 0
+        self.last_push = time.monotonic()
+        self.push_lock = asyncio.Lock()
         found = await db.read(self._find_seat)()
         await self.accept()
         if found is None:
@@ -50,6 +56,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         # ext-ws does not replay pushes after a reconnect: always start with a full snapshot.
         await self.push_snapshot(full=True)
+        self.watchdog = asyncio.create_task(self.watch_idle_table())
+
+    async def watch_idle_table(self) -> None:
+        """Safety net for a lost publish (a layer over capacity drops messages silently): a table
+        quiet for a while is read again, and anything newer is pushed."""
+        interval = settings.GAMES_SOCKET_WATCHDOG_S
+        while not self.finished:
+            await asyncio.sleep(interval)
+            if time.monotonic() - self.last_push >= interval:
+                try:
+                    await self.push_snapshot()
+                except Exception:  # e.g. the database is down for a moment: try again next time
+                    log.exception("idle check failed for match %s", self.public_id)
 
     def _find_seat(self):
         match = Match.objects.filter(public_id=self.public_id).first()
@@ -59,6 +78,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         return None if seat is None else (match.pk, seat.number)
 
     async def disconnect(self, code):
+        if self.watchdog is not None:
+            self.watchdog.cancel()
         if self.match_pk is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -113,8 +134,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.push_snapshot()
 
     async def push_snapshot(self, full: bool = False) -> None:
+        async with self.push_lock:  # the watchdog and the handlers must not interleave pushes
+            await self._push_snapshot(full)
+
+    async def _push_snapshot(self, full: bool) -> None:
         # A viewer's render never queues behind another seat's write (games/db.py).
-        version, regions = await db.read(self._render)(full)
+        version, regions, self.finished = await db.read(self._render)(full)
+        self.last_push = time.monotonic()
         if version <= self.last_version and not full:
             return
         self.last_version = version
@@ -135,7 +161,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.deck = equipped_deck(self.seats[self.seat].user)
         with translation.override(self.language):
             context = rendering.table_context(match, self.seats, self.seat, deck=self.deck)
-            return match.version, rendering.render_regions(context, oob=True)
+            return match.version, rendering.render_regions(context, oob=True), match.status != Match.Status.ACTIVE
 
 
 def language_of(scope) -> str:

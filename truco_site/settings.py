@@ -124,6 +124,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # a connection open, so processes × this must stay under PostgreSQL's max_connections.
 GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "16"))
 
+# A socket whose table has been quiet this long reads it again, in case a publish was lost.
+GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
+
 # --- Channel layer --------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:

@@ -244,3 +244,18 @@ async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, m
     await mover.send_to(text_data=json.dumps({"do": "raise", "v": before[0]}))  # the same socket still works
     assert f'data-version="{before[0] + 1}"' in await mover.receive_from()
     await a.disconnect(), await b.disconnect()
+
+
+async def test_a_lost_publish_is_caught_up_by_the_idle_check(duel, settings):
+    """A layer over capacity drops group messages silently; the socket still sees the move."""
+    from games import tables
+
+    settings.GAMES_SOCKET_WATCHDOG_S = 0.2
+    match, a, b = await open_pair(duel)
+    seat = await turn_seat(match)
+    version, _ = await versions_and_state(match)
+    # Stored, but never published: what a dropped group message looks like to the sockets.
+    await sync_to_async(tables.apply_action)(match.public_id, seat, {"do": "raise"}, version)
+    assert f'data-version="{version + 1}"' in await a.receive_from(timeout=3)
+    assert f'data-version="{version + 1}"' in await b.receive_from(timeout=3)
+    await a.disconnect(), await b.disconnect()
