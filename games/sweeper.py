@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 
 from channels.layers import get_channel_layer
 from django.conf import settings
@@ -54,10 +53,6 @@ def ensure_started() -> None:
         return
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
-        if db.concurrent_writes():
-            # Moves, AI moves and renders all wait on the database in pool threads; the default
-            # pool (cores + 4) is too small to keep a network database busy.
-            loop.set_default_executor(ThreadPoolExecutor(max_workers=settings.GAMES_DB_THREADS, thread_name_prefix="db"))
         _task = loop.create_task(run_forever())
 
 

@@ -120,10 +120,6 @@ else:
     DATABASES["default"]["TEST"] = {"NAME": TEST_DB_NAME or "test_" + DATABASES["default"]["NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Threads per process that may wait on PostgreSQL at once (moves, AI moves, renders); each keeps
-# a connection open, so processes × this must stay under PostgreSQL's max_connections.
-GAMES_DB_THREADS = int(os.environ.get("GAMES_DB_THREADS", "16"))
-
 # A socket whose table has been quiet this long reads it again, in case a publish was lost.
 GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
 
