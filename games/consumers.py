@@ -59,8 +59,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.watchdog = asyncio.create_task(self.watch_idle_table())
 
     async def watch_idle_table(self) -> None:
-        """Safety net for a lost publish (a layer over capacity drops messages silently): a table
-        quiet for a while is read again, and anything newer is pushed."""
+        """Safety net for a lost publish (Redis pub/sub delivers at most once): a table quiet for a
+        while is read again, and anything newer is pushed."""
         interval = settings.GAMES_SOCKET_WATCHDOG_S
         while not self.finished:
             await asyncio.sleep(interval)

@@ -210,7 +210,7 @@ async def test_frames_use_the_language_of_the_page(duel, headers, cookie_suffix,
 
 
 async def test_many_sockets_join_and_get_their_snapshot_at_once(duel):
-    """150 sockets at once (tabs, spectators to come): the channel layer's pool must not run out."""
+    """150 sockets at once (tabs, spectators to come): joining the group must not run out of connections."""
     match, ana, _ = duel
     cookie = await sync_to_async(session_cookie)(ana)
     comms = [WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
@@ -247,7 +247,7 @@ async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, m
 
 
 async def test_a_lost_publish_is_caught_up_by_the_idle_check(duel, settings):
-    """A layer over capacity drops group messages silently; the socket still sees the move."""
+    """Pub/sub delivers at most once; when a publish is lost the socket still sees the move."""
     from games import tables
 
     settings.GAMES_SOCKET_WATCHDOG_S = 0.2
