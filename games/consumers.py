@@ -52,7 +52,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_YOURS)
             return
         self.match_pk, self.seat = found
-        self.group = f"match.{self.match_pk}"
+        self.group = tables.group_name(self.match_pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # ext-ws does not replay pushes after a reconnect: always start with a full snapshot.
         await self.push_snapshot(full=True)

@@ -95,9 +95,11 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.public_id}"
 
-    @property
-    def group_name(self) -> str:
-        return f"match.{self.pk}"
+    def won_by(self, seat_number: int) -> bool:
+        """Whether the side of this seat won the (finished) match."""
+        from games import engine
+
+        return engine.side_of(engine.RuleSet.from_dict(self.rules), seat_number) == self.winner_side
 
 
 class Seat(models.Model):

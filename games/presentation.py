@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.rules import LADDERS, RAISE_NAMES
+
 # The calls are the game's own words; players shout them in Portuguese whatever their language.
 RAISE_CALLS = {"truco": "Truco!", "six": "Seis!", "nine": "Nove!", "ten": "Dez!", "twelve": "Doze!"}
-LADDERS = {"paulista": (1, 3, 6, 9, 12), "mineiro": (2, 4, 6, 10, 12)}
-LADDER_NAMES = {"paulista": (None, "truco", "six", "nine", "twelve"), "mineiro": (None, "truco", "six", "ten", "twelve")}
 
 HAND_REASONS = {
     "two_rounds": _("won two rounds"),
@@ -42,7 +42,7 @@ def ran_from_call(variant: str, points: int) -> str:
     """The call the losing side ran from, given the points the hand was worth before it."""
     ladder = LADDERS[variant]
     try:
-        return RAISE_CALLS[LADDER_NAMES[variant][ladder.index(points) + 1]]
+        return RAISE_CALLS[RAISE_NAMES[variant][ladder.index(points) + 1]]
     except (ValueError, IndexError, KeyError):
         return RAISE_CALLS["truco"]
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from games import engine
 from shop import wallet
 from stats.services import award_rank_points
 
@@ -36,10 +35,9 @@ def settle_finished_match(match: Match, seats: list[Seat]) -> None:
     """Called inside the transaction that finished the match (row locked), so it runs once."""
     if match.rewards_credited:
         return
-    rules = engine.RuleSet.from_dict(match.rules)
     for seat in seats:
         if seat.is_human and seat.user_id is not None:
-            credit_seat(match, seat, won=engine.side_of(rules, seat.number) == match.winner_side)
+            credit_seat(match, seat, won=match.won_by(seat.number))
     match.rewards_credited = True
     match.save(update_fields=["rewards_credited"])
     if match.tournament_id is not None:
@@ -62,7 +60,6 @@ def claim_seats(user, tokens: list[str]) -> int:
             seat.save(update_fields=["user", "display_name", "guest_token"])
             match = seat.match
             if match.status == Match.Status.FINISHED:
-                rules = engine.RuleSet.from_dict(match.rules)
-                credit_seat(match, seat, won=engine.side_of(rules, seat.number) == match.winner_side)
+                credit_seat(match, seat, won=match.won_by(seat.number))
             claimed += 1
     return claimed

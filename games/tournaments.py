@@ -46,9 +46,8 @@ def advance_after(match: Match, seats: list[Seat]) -> None:
     tournament = Tournament.objects.select_for_update().get(pk=match.tournament_id)
     if tournament.status != Tournament.Status.PLAYING or match.tournament_stage != tournament.stage:
         return
-    rules = engine.RuleSet.from_dict(match.rules)
     human = next(s for s in seats if s.user_id == tournament.user_id)
-    if engine.side_of(rules, human.number) != match.winner_side:
+    if not match.won_by(human.number):
         tournament.status = Tournament.Status.LOST
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])

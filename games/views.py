@@ -75,7 +75,5 @@ def tournament(request, public_id: str):
 
 
 def _human_won(match: Match, user) -> bool:
-    from games import engine
-
     seat = next((s for s in match.seats.all() if s.user_id == user.pk), None)
-    return seat is not None and engine.side_of(engine.RuleSet.from_dict(match.rules), seat.number) == match.winner_side
+    return seat is not None and match.won_by(seat.number)
