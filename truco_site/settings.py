@@ -133,7 +133,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # Pub/sub channels are global to a Redis server (not per database number): a prefix
+            # lets several deployments or test runs share one Redis without hearing each other.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi")},
         }
     }
 else:
