@@ -73,7 +73,7 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
 
     score = [{"side": s, "label": side_label(s), "points": pts, "mine": s == my_side} for s, pts in enumerate(view["score"])]
     # Between rounds the last finished round stays on the felt (dimmed) until the next card is played.
-    plays, previous = view["table"], False
+    plays, previous = view["trick"], False
     if not plays:
         finished = view["rounds"] or ((view["last_hand"] or {}).get("rounds") or [])
         unfinished = (view["last_hand"] or {}).get("unfinished_round") if not view["rounds"] else None

@@ -32,7 +32,7 @@ def play_match(rules: RuleSet, levels: tuple[str, str], seed: int, a_at_even: bo
     """Play one match; 0 if the bot of ``levels[0]`` (bot A) wins, 1 if bot B does."""
     state = new_match(rules, seed)
     rng = random.Random(seed)
-    team = state.tables.side_of  # side per seat; bots sit by side parity (seat parity w/o partnership)
+    team = state.facts.side_of  # side per seat; bots sit by side parity (seat parity w/o partnership)
     while not state.over:
         seat = seats_to_act(state)[0]
         a_here = (team[seat] % 2 == 0) == a_at_even
@@ -53,9 +53,9 @@ def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int) -> dict:
 
 def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
     n = result["matches"]
-    table = f"{rules.seats} seats, {rules.variant}, {rules.deck} deck" + (
+    setup = f"{rules.seats} seats, {rules.variant}, {rules.deck} deck" + (
         ", partnership" if rules.partnership else (", no partnership" if rules.seats == 4 else ""))
-    lines = [f"arena: {a} (A) vs {b} (B), {n} matches, {table}"]
+    lines = [f"arena: {a} (A) vs {b} (B), {n} matches, {setup}"]
     for label, level, wins in (("A", a, result["wins"][0]), ("B", b, result["wins"][1])):
         low, high = wilson(wins, n)
         lines.append(f"{label} {level:<7} won {wins:>6} of {n} = {100 * wins / max(n, 1):5.1f}% "

@@ -38,7 +38,7 @@ def engine_speed(rules: RuleSet, seconds: float, seed: int = 0) -> tuple[float, 
 
 
 def decision_times(level: str, seconds: float, seed: int = 0) -> tuple[list[float], list[float]]:
-    """Per-decision times (view + bot, bot alone) in seconds, over a mix of tables.
+    """Per-decision times (view + bot, bot alone) in seconds, over a mix of rule sets.
 
     Every seat is played by ``level`` itself, so the positions are the ones that bot meets.
     """
@@ -83,7 +83,7 @@ def main(argv=None) -> int:
         for variant in VARIANTS:
             per_match, per_action = engine_speed(RuleSet(variant=variant, seats=seats), args.seconds, args.seed)
             print(f"  {label} {variant:<8} {per_match:8,.0f} matches/s {per_action:10,.0f} actions/s")
-    print(f"bot decisions, all seats one level, mixed tables ({args.seconds:g} s each):")
+    print(f"bot decisions, all seats one level, mixed rule sets ({args.seconds:g} s each):")
     for level in BOT_LEVELS:
         whole, bot_only = decision_times(level, args.seconds, args.seed)
         print(f"  {level:<7} view+bot median {1e3 * percentile(whole, 0.5):.3f} ms p99 {1e3 * percentile(whole, 0.99):.3f} ms"

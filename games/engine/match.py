@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .cards import CARD_INDEX, CARD_NAMES, FACE_DOWN_STRENGTH, deck_cards, manilha_rank_for_vira, RANKS
 from .rng import draw, next_value, seed_to_state
-from .rules import RuleSet, tables_for
+from .rules import RuleSet, facts_for
 from .state import (ACCEPT, PLAY, PLAY_DOWN, RAISE, RUN, Action, IllegalAction, MatchState, _blank,
                     encode_deal, strengths_for)
 
@@ -26,7 +26,7 @@ def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> M
         rules = RuleSet.from_dict(rules)
     if not isinstance(rules, RuleSet):
         raise ValueError("rules must be a RuleSet")
-    t = tables_for(rules)
+    t = facts_for(rules)
     rng = seed_to_state(seed)
     if score is None:
         score = (0,) * t.sides
@@ -48,7 +48,7 @@ def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> M
 
     state = _blank()
     state.rules = rules
-    state.tables = t
+    state.facts = t
     state.rng = rng
     state.score = tuple(score)
     state.dealer = dealer
@@ -63,7 +63,7 @@ def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> M
 
 def _deal(state: MatchState, events: list) -> None:
     """Deal the next hand into ``state`` (a fresh copy owned by the caller)."""
-    t = state.tables
+    t = state.facts
     n = t.seats
     if state.fixed_deals:
         hands, vira = state.fixed_deals[0]
@@ -87,7 +87,7 @@ def _deal(state: MatchState, events: list) -> None:
     state.stock = stock
     state.vira = vira
     state.strength = strengths_for(t, vira)
-    state.table = ()
+    state.trick = ()
     state.rounds = ()
     state.leader = state.turn = (state.dealer + 1) % n
     state.level = 0
@@ -129,7 +129,7 @@ def _deal(state: MatchState, events: list) -> None:
 def side_of(state_or_rules, seat: int) -> int:
     """The side (team) a seat belongs to."""
     rules = state_or_rules.rules if isinstance(state_or_rules, MatchState) else state_or_rules
-    return tables_for(rules).side_of[seat]
+    return facts_for(rules).side_of[seat]
 
 
 def is_over(state: MatchState) -> bool:
@@ -150,7 +150,7 @@ def seats_to_act(state: MatchState) -> list[int]:
     """Seats that may act now, in the order the table expects them."""
     if state.over:
         return []
-    t = state.tables
+    t = state.facts
     if state.deciding:
         return list(_ordered_after(t, state.dealer, t.side_seats[state.deciding[0]]))
     if state.pending is not None:
@@ -162,7 +162,7 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it is not this seat's moment)."""
     if state.over:
         return []
-    t = state.tables
+    t = state.facts
     if state.deciding:
         return [ACCEPT, RUN] if t.side_of[seat] == state.deciding[0] else []
     pending = state.pending
@@ -190,7 +190,7 @@ def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, lis
     """
     if state.over:
         raise IllegalAction("the match is over; no more actions")
-    t = state.tables
+    t = state.facts
     if type(seat) is not int or not 0 <= seat < t.seats:
         raise IllegalAction(f"there is no seat {seat!r} at this table")
     if type(action) is not Action:
@@ -239,24 +239,24 @@ def _play(state, t, seat, action):
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hand if c != card)
     new.hands = tuple(hands)
-    table = state.table + ((seat, card, down),)
+    trick = state.trick + ((seat, card, down),)
     round_number = len(state.rounds) + 1
     if down:  # the identity of a face-down card never leaves the state
         events = [{"type": "card_played", "seat": seat, "round": round_number, "face_down": True}]
     else:
         events = [{"type": "card_played", "seat": seat, "round": round_number, "card": action.card, "face_down": False}]
-    if len(table) < t.seats:
-        new.table = table
+    if len(trick) < t.seats:
+        new.trick = trick
         new.turn = (seat + 1) % t.seats
         return new, events
-    _finish_round(new, t, table, round_number, events)
+    _finish_round(new, t, trick, round_number, events)
     return new, events
 
 
-def _finish_round(new, t, table, round_number, events):
+def _finish_round(new, t, trick, round_number, events):
     strength = new.strength
     best = FACE_DOWN_STRENGTH
-    for _, card, down in table:
+    for _, card, down in trick:
         s = FACE_DOWN_STRENGTH if down else strength[card]
         if s > best:
             best = s
@@ -264,7 +264,7 @@ def _finish_round(new, t, table, round_number, events):
     winner_side = TIE
     if best != FACE_DOWN_STRENGTH:  # all face down: the round ties
         side_of = t.side_of
-        for seat, card, down in table:
+        for seat, card, down in trick:
             if not down and strength[card] == best:
                 side = side_of[seat]
                 if winner_seat == TIE:
@@ -272,14 +272,14 @@ def _finish_round(new, t, table, round_number, events):
                 elif side != winner_side:  # equal top cards of different sides
                     winner_seat = winner_side = TIE
                     break
-    new.rounds = rounds = new.rounds + ((winner_side, winner_seat, table),)
-    new.table = ()
+    new.rounds = rounds = new.rounds + ((winner_side, winner_seat, trick),)
+    new.trick = ()
     if winner_side == TIE:
         events.append({"type": "round_tied", "round": round_number})
         leader = new.leader  # the seat that led a tied round leads again
     else:
         events.append({"type": "round_won", "round": round_number, "side": winner_side, "seat": winner_seat,
-                       "card": CARD_NAMES[next(c for s, c, _ in table if s == winner_seat)]})
+                       "card": CARD_NAMES[next(c for s, c, _ in trick if s == winner_seat)]})
         leader = winner_seat
     outcome = hand_outcome([r[0] for r in rounds], t.all_tied_dealer, t.side_of[new.dealer])
     if outcome is None:
@@ -326,7 +326,7 @@ def _finish_hand(new, t, side, points, reason, events):
     rounds = [{"number": i + 1, "winner_side": None if ws == TIE else ws, "winner_seat": None if wseat == TIE else wseat,
                "plays": [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in plays]}
               for i, (ws, wseat, plays) in enumerate(new.rounds)]
-    unfinished = [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in new.table]
+    unfinished = [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in new.trick]
     if side is None:
         events.append({"type": "hand_void", "hand_number": new.hand_number, "reason": reason})
     else:

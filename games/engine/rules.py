@@ -1,6 +1,6 @@
-"""The RuleSet (every house-rule option of RULES.md §10) and the tables derived from it once.
+"""The RuleSet (every house-rule option of RULES.md §10) and the facts derived from it once.
 
-``RuleSet`` is what rooms store and players choose; ``tables_for`` turns it into the
+``RuleSet`` is what rooms store and players choose; ``facts_for`` turns it into the
 precomputed numbers the hot path reads (sides, stake ladder, thresholds), cached per RuleSet.
 """
 from __future__ import annotations
@@ -72,7 +72,7 @@ class RuleSet:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-class RuleTables:
+class RuleFacts:
     """Numbers derived from a RuleSet that every action needs; built once per RuleSet."""
 
     __slots__ = ("rules", "seats", "side_of", "sides", "side_seats", "ladder", "raise_names",
@@ -101,5 +101,5 @@ class RuleTables:
 
 
 @lru_cache(maxsize=64)
-def tables_for(rules: RuleSet) -> RuleTables:
-    return RuleTables(rules)
+def facts_for(rules: RuleSet) -> RuleFacts:
+    return RuleFacts(rules)

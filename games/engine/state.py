@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import CARD_INDEX, CARD_NAMES, mineiro_strengths, manilha_rank_for_vira, paulista_strengths, parse_card
-from .rules import RuleSet, tables_for
+from .rules import RuleSet, facts_for
 
 ACTION_KINDS = ("play", "raise", "accept", "run")
 HAND_KINDS = ("normal", "eleven", "iron")
@@ -62,31 +62,31 @@ PLAY = tuple(Action("play", name, False) for name in CARD_NAMES)
 PLAY_DOWN = tuple(Action("play", name, True) for name in CARD_NAMES)
 
 
-def strengths_for(tables, vira: int) -> tuple[int, ...]:
-    if tables.variant == "mineiro":
+def strengths_for(facts, vira: int) -> tuple[int, ...]:
+    if facts.variant == "mineiro":
         return mineiro_strengths()
-    return paulista_strengths(manilha_rank_for_vira(vira, tables.deck))
+    return paulista_strengths(manilha_rank_for_vira(vira, facts.deck))
 
 
 class MatchState:
     """Everything about one match.  Treat as immutable: ``apply`` returns a new one.
 
     Cards are ints (see cards.py).  ``rounds`` holds finished rounds of this hand as
-    ``(winner_side or -1, winner_seat or -1, plays)``; ``table`` the plays of the round under
+    ``(winner_side or -1, winner_seat or -1, plays)``; ``trick`` the plays (the cards) of the round under
     way as ``(seat, card, face_down)``; ``pending`` a raise waiting for its answer as
     ``(asking_seat, asked_level, answer_seats)``; ``deciding`` the sides still to decide a
     hand of eleven/ten, first one deciding now.
     """
 
-    __slots__ = ("rules", "tables", "rng", "score", "dealer", "hand_number", "fixed_deals",
-                 "hands", "stock", "vira", "strength", "table", "rounds", "leader", "turn",
+    __slots__ = ("rules", "facts", "rng", "score", "dealer", "hand_number", "fixed_deals",
+                 "hands", "stock", "vira", "strength", "trick", "rounds", "leader", "turn",
                  "stake", "level", "last_raise_side", "pending", "kind", "deciding",
                  "last_hand", "over", "winner")
 
     def copy(self) -> "MatchState":
         new = _blank()
         new.rules = self.rules
-        new.tables = self.tables
+        new.facts = self.facts
         new.rng = self.rng
         new.score = self.score
         new.dealer = self.dealer
@@ -96,7 +96,7 @@ class MatchState:
         new.stock = self.stock
         new.vira = self.vira
         new.strength = self.strength
-        new.table = self.table
+        new.trick = self.trick
         new.rounds = self.rounds
         new.leader = self.leader
         new.turn = self.turn
@@ -137,21 +137,21 @@ def _plays_from_json(plays) -> tuple:
     return tuple((seat, CARD_INDEX[card], down) for seat, card, down in plays)
 
 
-def encode_deal(deal: dict, tables) -> tuple:
+def encode_deal(deal: dict, facts) -> tuple:
     """Check one fixed deal (``{"hands": [[...]], "vira": ...}``) and return its int form."""
     if not isinstance(deal, dict):
         raise ValueError("a deal must be an object with \"hands\" (and \"vira\" in Paulista)")
     hands = deal.get("hands")
-    if not isinstance(hands, list) or len(hands) != tables.seats:
-        raise ValueError(f"a deal needs {tables.seats} hands, one per seat")
+    if not isinstance(hands, list) or len(hands) != facts.seats:
+        raise ValueError(f"a deal needs {facts.seats} hands, one per seat")
     from .cards import deck_cards  # local: only used here
-    in_deck = set(deck_cards(tables.variant, tables.deck))
+    in_deck = set(deck_cards(facts.variant, facts.deck))
     seen = set()
 
     def take(text):
         card = parse_card(text)
         if card not in in_deck:
-            raise ValueError(f"bad card {text!r}: not in the {tables.deck} {tables.variant} deck")
+            raise ValueError(f"bad card {text!r}: not in the {facts.deck} {facts.variant} deck")
         if card in seen:
             raise ValueError(f"duplicated card {text!r} in a deal")
         seen.add(card)
@@ -163,7 +163,7 @@ def encode_deal(deal: dict, tables) -> tuple:
             raise ValueError(f"seat {seat} must get exactly 3 cards, got {hand!r}")
         encoded.append(tuple(take(c) for c in hand))
     vira = deal.get("vira")
-    if tables.variant == "paulista":
+    if facts.variant == "paulista":
         if vira is None:
             raise ValueError("a Paulista deal needs a vira")
         vira = take(vira)
@@ -199,7 +199,7 @@ def to_json(state: MatchState) -> dict:
         "hands": [_names(h) for h in state.hands],
         "stock": _names(state.stock),
         "vira": CARD_NAMES[state.vira] if state.vira >= 0 else None,
-        "table": _plays_to_json(state.table),
+        "trick": _plays_to_json(state.trick),
         "rounds": [{"winner_side": side, "winner_seat": seat, "plays": _plays_to_json(plays)}
                    for side, seat, plays in state.rounds],
         "leader": state.leader,
@@ -223,17 +223,17 @@ def from_json(data: dict) -> MatchState:
         raise ValueError(f"not a match state of version {STATE_VERSION}")
     state = _blank()
     state.rules = RuleSet.from_dict(data["rules"])
-    state.tables = tables = tables_for(state.rules)
+    state.facts = facts = facts_for(state.rules)
     state.rng = int(data["rng"], 16)
     state.score = tuple(data["score"])
     state.dealer = data["dealer"]
     state.hand_number = data["hand_number"]
-    state.fixed_deals = tuple(encode_deal(d, tables) for d in data["fixed_deals"])
+    state.fixed_deals = tuple(encode_deal(d, facts) for d in data["fixed_deals"])
     state.hands = tuple(tuple(CARD_INDEX[c] for c in h) for h in data["hands"])
     state.stock = tuple(CARD_INDEX[c] for c in data["stock"])
     state.vira = CARD_INDEX[data["vira"]] if data["vira"] is not None else -1
-    state.strength = strengths_for(tables, state.vira)
-    state.table = _plays_from_json(data["table"])
+    state.strength = strengths_for(facts, state.vira)
+    state.trick = _plays_from_json(data["trick"])
     state.rounds = tuple((r["winner_side"], r["winner_seat"], _plays_from_json(r["plays"])) for r in data["rounds"])
     state.leader = data["leader"]
     state.turn = data["turn"]

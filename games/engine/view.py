@@ -15,7 +15,7 @@ from .state import MatchState
 
 def seat_view(state: MatchState, seat: int) -> dict:
     """JSON-able view for ``seat``; every key is documented in docs/engine.md."""
-    t = state.tables
+    t = state.facts
     if type(seat) is not int or not 0 <= seat < t.seats:
         raise ValueError(f"there is no seat {seat!r} at this table")
     return _view(state, seat)
@@ -40,7 +40,7 @@ def _manilhas(state, t):
 
 
 def _view(state: MatchState, viewer) -> dict:
-    t = state.tables
+    t = state.facts
     over = state.over
     side = t.side_of[viewer] if viewer is not None else None
     manilha_rank, manilhas = _manilhas(state, t)
@@ -87,7 +87,7 @@ def _view(state: MatchState, viewer) -> dict:
         "partner_hands": partner_hands,
         "cards_left": [len(h) for h in state.hands] if not over else [0] * t.seats,
         "round": len(state.rounds) + 1 if not over else None,
-        "table": [_play_dict(p, viewer) for p in state.table],
+        "trick": [_play_dict(p, viewer) for p in state.trick],
         "rounds": [{"number": i + 1,
                     "winner_side": None if ws == TIE else ws,
                     "winner_seat": None if wseat == TIE else wseat,

@@ -219,10 +219,10 @@ def test_seat_view_shows_own_hand_and_counts_of_the_others():
 def test_view_hides_face_down_card_from_others_but_not_its_owner():
     state = new_match(RuleSet(), 1, dealer=1, deals=[STRONG])
     state, _ = act(state, (0, "play", "3C"), (1, "play", "4D"), (0, "play", "2C", True))
-    assert seat_view(state, 1)["table"] == [{"seat": 0, "card": None, "face_down": True}]
+    assert seat_view(state, 1)["trick"] == [{"seat": 0, "card": None, "face_down": True}]
     assert "2C" not in json.dumps(seat_view(state, 1))
     assert "2C" not in json.dumps(spectator_view(state))
-    assert seat_view(state, 0)["table"] == [{"seat": 0, "card": "2C", "face_down": True}]
+    assert seat_view(state, 0)["trick"] == [{"seat": 0, "card": "2C", "face_down": True}]
     assert seat_view(state, 1)["rounds"][0] == {"number": 1, "winner_side": 0, "winner_seat": 0, "plays": [
         {"seat": 0, "card": "3C", "face_down": False}, {"seat": 1, "card": "4D", "face_down": False}]}
 
@@ -288,7 +288,7 @@ def test_view_keys_are_the_documented_ones():
     view = seat_view(new_match(RuleSet(), 1), 0)
     assert set(view) == {
         "seat", "side", "rules", "seats", "sides", "hand_number", "dealer", "mao", "vira", "manilha_rank",
-        "manilhas", "hand", "partner_hands", "cards_left", "round", "table", "rounds", "score", "target",
+        "manilhas", "hand", "partner_hands", "cards_left", "round", "trick", "rounds", "score", "target",
         "stake", "next_raise", "pending_raise", "hand_kind", "hand_of_eleven", "iron_hand", "turn",
         "seats_to_act", "legal_actions", "last_hand", "match_over", "match_winner"}
     json.dumps(view)

@@ -60,7 +60,7 @@ def test_every_card_exists_exactly_once_and_scores_grow_by_allowed_amounts(rules
     allowed = set(ladder)  # hand values, run values (the ladder below), eleven value and refusal
 
     def check(before, seat, action, state, events):
-        cards = [c for h in state.hands for c in h] + [c for _, c, _ in state.table]
+        cards = [c for h in state.hands for c in h] + [c for _, c, _ in state.trick]
         cards += [c for _, _, plays in state.rounds for _, c, _ in plays] + list(state.stock)
         if state.vira >= 0:
             cards.append(state.vira)
@@ -134,7 +134,7 @@ def test_views_and_events_never_show_hidden_cards(rules, seed):
         return set(CARD_RE.findall(json.dumps(rest)))
 
     def check(before, seat, action, state, events):
-        face_up = {CARD_NAMES[c] for _, c, down in state.table if not down}
+        face_up = {CARD_NAMES[c] for _, c, down in state.trick if not down}
         face_up |= {CARD_NAMES[c] for _, _, plays in state.rounds for _, c, down in plays if not down}
         public = face_up | ({CARD_NAMES[state.vira]} if state.vira >= 0 else set())
         for viewer in range(rules.seats):
@@ -143,7 +143,7 @@ def test_views_and_events_never_show_hidden_cards(rules, seed):
             for word in ("rng", "seed", "stock", "fixed_deals"):
                 assert f'"{word}"' not in dump
             allowed = set(public) | set(view["hand"])
-            allowed |= {CARD_NAMES[c] for _, c, down in state.table if down and _ == viewer}
+            allowed |= {CARD_NAMES[c] for _, c, down in state.trick if down and _ == viewer}
             allowed |= {CARD_NAMES[c] for _, _, plays in state.rounds for s, c, down in plays if down and s == viewer}
             if view["partner_hands"]:
                 assert state.kind == "eleven" and rules.partnership

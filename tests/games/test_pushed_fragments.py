@@ -52,7 +52,7 @@ def allowed_for(state, seat: int) -> set[str]:
     allowed = set(view["hand"]) | set(view["manilhas"])
     allowed |= {c for cards in view["partner_hands"].values() for c in cards}
     allowed.add(view["vira"])
-    plays = list(view["table"]) + [p for r in view["rounds"] for p in r["plays"]]
+    plays = list(view["trick"]) + [p for r in view["rounds"] for p in r["plays"]]
     if view["last_hand"]:
         plays += [p for r in view["last_hand"]["rounds"] for p in r["plays"]] + view["last_hand"]["unfinished_round"]
     allowed |= {p["card"] for p in plays if p["card"]}
@@ -63,7 +63,7 @@ def hidden_from(state, seat: int) -> set[str]:
     """Cards the seat must not see: everyone else's unplayed cards, the stock, others' face-down cards."""
     hidden = {CARD_NAMES[c] for s, hand in enumerate(state.hands) if s != seat for c in hand}
     hidden |= {CARD_NAMES[c] for c in state.stock}
-    plays = list(state.table) + [p for r in state.rounds for p in r[2]]
+    plays = list(state.trick) + [p for r in state.rounds for p in r[2]]
     hidden |= {CARD_NAMES[c] for s, c, down in plays if down and s != seat}
     return hidden - allowed_for(state, seat)
 

@@ -41,7 +41,7 @@ class Reading:
     """
 
     __slots__ = ("view", "seat", "side", "seats", "side_of", "strength", "hand", "unseen", "weaker",
-                 "opponents_per_round", "partner_cards", "results", "table", "table_best", "table_best_side",
+                 "opponents_per_round", "partner_cards", "results", "trick", "trick_best", "trick_best_side",
                  "opps_left", "partner_left", "me_played", "dealer_side", "partnership", "all_tied_dealer")
 
     def __init__(self, view: dict, track_played: bool = True):
@@ -69,7 +69,7 @@ class Reading:
         if track_played:
             for rnd in view["rounds"]:
                 known.update(p["card"] for p in rnd["plays"] if p["card"])
-        known.update(p["card"] for p in view["table"] if p["card"])  # in plain sight: always counted
+        known.update(p["card"] for p in view["trick"] if p["card"])  # in plain sight: always counted
         self.unseen = [c for c in deck_names(rules["variant"], rules["deck"]) if c not in known]
         # weaker[s]: share of unseen cards an unseen card of strength s beats (ties count half).
         strengths = sorted(st[c] for c in self.unseen)
@@ -85,18 +85,18 @@ class Reading:
         self.dealer_side = MY_SIDE if side_of[view["dealer"]] == side else THEIR_SIDE
         self.results = [TIE if r["winner_side"] is None else (MY_SIDE if r["winner_side"] == side else THEIR_SIDE)
                         for r in view["rounds"]]
-        self.table = view["table"]
+        self.trick = view["trick"]
         best, best_side = -1, None
-        for play in self.table:
+        for play in self.trick:
             s = -1 if play["face_down"] else st[play["card"]]
             mine = side_of[play["seat"]] == side
             if s > best:
                 best, best_side = s, (MY_SIDE if mine else THEIR_SIDE)
             elif s == best and s >= 0 and best_side != (MY_SIDE if mine else THEIR_SIDE):
                 best_side = TIE
-        self.table_best = best
-        self.table_best_side = best_side
-        played = {p["seat"] for p in self.table}
+        self.trick_best = best
+        self.trick_best_side = best_side
+        played = {p["seat"] for p in self.trick}
         self.me_played = seat in played
         # Seats yet to play this round (the round starts at the first seat on the table).
         self.opps_left = sum(1 for s in range(n) if s not in played and s != seat and side_of[s] != side)
@@ -125,7 +125,7 @@ class Reading:
 
     def current_round_chance(self, card: str | None) -> float:
         """Chance my side takes the round under way if I play ``card`` (None: already played)."""
-        best, best_side = self.table_best, self.table_best_side
+        best, best_side = self.trick_best, self.trick_best_side
         k = self.opps_left
         if card is not None:
             s = self.strength[card]

@@ -26,8 +26,8 @@ def easy_bot(view: dict, rng: random.Random) -> dict:
     if "raise" in kinds and top >= 12 and rng.random() < 0.1:
         return _pick(legal, "raise")
     plays = [a for a in legal if a["do"] == "play" and not a["face_down"]]
-    winners = [a for a in plays if st[a["card"]] > reading.table_best]
-    if reading.table_best_side != MY_SIDE and winners:
+    winners = [a for a in plays if st[a["card"]] > reading.trick_best]
+    if reading.trick_best_side != MY_SIDE and winners:
         return max(winners, key=lambda a: st[a["card"]])
     return min(plays, key=lambda a: st[a["card"]])
 

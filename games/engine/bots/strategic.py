@@ -232,10 +232,10 @@ def choose_card(reading: Reading, legal) -> dict:
         # A card that cannot change the round goes face down: it tells the others nothing.
         return {"do": "play", "card": card, "face_down": face_down_ok}
 
-    if not reading.table:
+    if not reading.trick:
         return up(_lead(reading))
 
-    best, best_side = reading.table_best, reading.table_best_side
+    best, best_side = reading.trick_best, reading.trick_best_side
     opps_left = reading.opps_left
     if best_side == MY_SIDE:
         # A partner is taking the round: keep my cards unless the others may still beat it.
