@@ -7,7 +7,7 @@ PORT   ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install setup run test test-fast test-browser check-deploy messages bench arena loadtest clean
+.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages bench arena loadtest clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -28,7 +28,15 @@ run: setup ## start the site on http://127.0.0.1:8000 (HOST/PORT override; daphn
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) truco_site.asgi:application
 
-test: venv ## run the whole suite (PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set)
+lint: venv ## ruff lint + format check
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: venv ## apply ruff's formatting and safe fixes
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+test: venv lint ## lint, then the whole suite (PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set)
 	$(PY) manage.py compile_catalogues
 	$(PY) -m pytest -m "not browser" $(PYTEST_ARGS)
 	$(PY) -m pytest -m browser $(PYTEST_ARGS)

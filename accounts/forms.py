@@ -2,8 +2,8 @@
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django_countries.fields import LazyTypedChoiceField
 from django_countries import countries
+from django_countries.fields import LazyTypedChoiceField
 
 from .models import User
 from .validators import display_name_validators
@@ -26,7 +26,9 @@ class ProfileForm(forms.Form):
 
 
 class DeleteAccountForm(forms.Form):
-    password = forms.CharField(label=_("Your password"), widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    password = forms.CharField(
+        label=_("Your password"), widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+    )
 
     def __init__(self, *args, user: User, **kwargs):
         self.user = user

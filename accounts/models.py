@@ -2,8 +2,8 @@
 
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.db import models
-from django.templatetags.static import static
 from django.db.models.functions import Lower
+from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 

@@ -1,4 +1,7 @@
-"""Display-name rules: 3–20 letters, digits, `_` or `-`; unique ignoring case (checked by allauth and a DB constraint)."""
+"""Display-name rules: 3–20 letters, digits, `_` or `-`.
+
+Unique ignoring case: checked by allauth and a database constraint.
+"""
 
 import re
 

@@ -32,9 +32,26 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("public_id", "kind", "players", "variant", "status", "score", "version", "bot_level", "created_at")
     list_filter = ("status", "kind", "bot_level", "created_at")
     search_fields = ("public_id", "seats__display_name", "seats__user__username")
-    readonly_fields = ("public_id", "kind", "tournament", "tournament_stage", "rules", "bot_level", "move_seconds",
-                       "version", "status", "score", "winner_side", "deadline", "deadline_seat", "turn_started_at",
-                       "rewards_credited", "created_at", "updated_at", "finished_at")
+    readonly_fields = (
+        "public_id",
+        "kind",
+        "tournament",
+        "tournament_stage",
+        "rules",
+        "bot_level",
+        "move_seconds",
+        "version",
+        "status",
+        "score",
+        "winner_side",
+        "deadline",
+        "deadline_seat",
+        "turn_started_at",
+        "rewards_credited",
+        "created_at",
+        "updated_at",
+        "finished_at",
+    )
     # The engine state holds every hidden card and the deck order: staff see the event log instead.
     exclude = ("state",)
     inlines = [SeatInline, MatchEventInline]
@@ -64,8 +81,15 @@ class TournamentAdmin(admin.ModelAdmin):
 
 @admin.register(RewardSettings)
 class RewardSettingsAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "single_win_coins", "single_win_rank_points", "single_loss_coins",
-                    "single_loss_rank_points", "tournament_win_coins", "tournament_win_rank_points")
+    list_display = (
+        "__str__",
+        "single_win_coins",
+        "single_win_rank_points",
+        "single_loss_coins",
+        "single_loss_rank_points",
+        "tournament_win_coins",
+        "tournament_win_rank_points",
+    )
 
     def has_add_permission(self, request):
         return not RewardSettings.objects.exists()

@@ -44,8 +44,13 @@ class _FrameParser(HTMLParser):
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
         if self.depth == 0:
-            self._current = {"id": attrs.get("id") or "", "buttons": [], "version": None, "error": None,
-                             "finished": False}
+            self._current = {
+                "id": attrs.get("id") or "",
+                "buttons": [],
+                "version": None,
+                "error": None,
+                "finished": False,
+            }
             version = attrs.get("data-version")
             if version is not None and version.strip().isdigit():
                 self._current["version"] = int(version)
@@ -198,13 +203,18 @@ class Report:
 
     def as_dict(self) -> dict:
         return {
-            "players": self.players, "seconds": self.seconds, "elapsed": round(self.elapsed, 3), "urls": self.urls,
-            "actions_sent": self.actions_sent, "actions_per_second": round(self.actions_per_second, 2),
+            "players": self.players,
+            "seconds": self.seconds,
+            "elapsed": round(self.elapsed, 3),
+            "urls": self.urls,
+            "actions_sent": self.actions_sent,
+            "actions_per_second": round(self.actions_per_second, 2),
             "latency_ms": _rounded(summarise_ms(self.latencies)),
             "turn_wait_ms": _rounded(summarise_ms(self.turn_waits)),
             "connect_ms": _rounded(summarise_ms(self.connects)),
             "matches_finished": self.matches_finished,
-            "errors": dict(sorted(self.errors.items())), "error_total": sum(self.errors.values()),
+            "errors": dict(sorted(self.errors.items())),
+            "error_total": sum(self.errors.values()),
         }
 
 
@@ -220,17 +230,19 @@ def format_report(report: Report) -> str:
     d = report.as_dict()
     lat, wait, conn = d["latency_ms"], d["turn_wait_ms"], d["connect_ms"]
     errors = ", ".join(f"{k}={v}" for k, v in d["errors"].items()) or "none"
-    return "\n".join([
-        f"players            {report.players}  ({', '.join(report.urls)})",
-        f"duration           {report.elapsed:.1f} s (planned {report.seconds:g} s)",
-        f"actions sent       {report.actions_sent}",
-        f"actions/s          {report.actions_per_second:.1f}",
-        f"latency ms         p50 {_ms(lat['p50'])}  p95 {_ms(lat['p95'])}  p99 {_ms(lat['p99'])}  "
-        f"max {_ms(lat['max'])}  (action → update, n={lat['count']})",
-        f"turn wait ms       p50 {_ms(wait['p50'])}  p95 {_ms(wait['p95'])}  max {_ms(wait['max'])}  "
-        f"(update → my turn again: AI delay 500–1500 + sweeper)",
-        f"connect ms         p50 {_ms(conn['p50'])}  p95 {_ms(conn['p95'])}  max {_ms(conn['max'])}  "
-        f"(socket open → snapshot, n={conn['count']})",
-        f"matches finished   {report.matches_finished}",
-        f"errors             {d['error_total']}  ({errors})",
-    ])
+    return "\n".join(
+        [
+            f"players            {report.players}  ({', '.join(report.urls)})",
+            f"duration           {report.elapsed:.1f} s (planned {report.seconds:g} s)",
+            f"actions sent       {report.actions_sent}",
+            f"actions/s          {report.actions_per_second:.1f}",
+            f"latency ms         p50 {_ms(lat['p50'])}  p95 {_ms(lat['p95'])}  p99 {_ms(lat['p99'])}  "
+            f"max {_ms(lat['max'])}  (action → update, n={lat['count']})",
+            f"turn wait ms       p50 {_ms(wait['p50'])}  p95 {_ms(wait['p95'])}  max {_ms(wait['max'])}  "
+            f"(update → my turn again: AI delay 500–1500 + sweeper)",
+            f"connect ms         p50 {_ms(conn['p50'])}  p95 {_ms(conn['p95'])}  max {_ms(conn['max'])}  "
+            f"(socket open → snapshot, n={conn['count']})",
+            f"matches finished   {report.matches_finished}",
+            f"errors             {d['error_total']}  ({errors})",
+        ]
+    )

@@ -148,6 +148,9 @@ class MatchEvent(models.Model):
         verbose_name_plural = _("match events")
         ordering = ["match", "id"]
 
+    def __str__(self) -> str:
+        return f"v{self.version} {self.data.get('type', '?')}"
+
 
 class RewardSettings(models.Model):
     """Single row, edited in the admin: what a finished match pays (seed 000's tables)."""

@@ -33,7 +33,10 @@ def card_face(code: str | None) -> dict | None:
         return None
     rank, suit = code[:-1], code[-1]
     return {
-        "code": code, "rank": rank, "suit": SUITS[suit], "red": suit in "HD",
+        "code": code,
+        "rank": rank,
+        "suit": SUITS[suit],
+        "red": suit in "HD",
         "label": f"{rank} {SUIT_NAMES[suit]}",
     }
 

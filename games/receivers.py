@@ -15,8 +15,13 @@ def export_matches(sender, user, **kwargs):
     return {
         "matches": [
             {
-                "match": s.match.public_id, "kind": s.match.kind, "rules": s.match.rules, "seat": s.number,
-                "status": s.match.status, "score": s.match.score, "winner_side": s.match.winner_side,
+                "match": s.match.public_id,
+                "kind": s.match.kind,
+                "rules": s.match.rules,
+                "seat": s.number,
+                "status": s.match.status,
+                "score": s.match.score,
+                "winner_side": s.match.winner_side,
                 "created_at": s.match.created_at.isoformat(),
             }
             for s in seats

@@ -26,8 +26,9 @@ def viewer_view(match: Match, seat_number: int | None) -> dict:
     return engine.seat_view(state, seat_number) if seat_number is not None else engine.spectator_view(state)
 
 
-def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, view: dict | None = None,
-                  deck: dict | None = None) -> dict:
+def table_context(
+    match: Match, seats: list[Seat], seat_number: int | None, *, view: dict | None = None, deck: dict | None = None
+) -> dict:
     view = view if view is not None else viewer_view(match, seat_number)
     me = seat_number if seat_number is not None else 0
     n = view["seats"]
@@ -44,19 +45,21 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
     for seat in seats:
         side = side_of[seat.number]
         user = seat.user
-        players.append({
-            "number": seat.number,
-            "name": seat.display_name if (seat.user_id or seat.is_bot or seat.guest_token) else _("Deleted player"),
-            "avatar_url": user.profile.avatar_url if user is not None and hasattr(user, "profile") else None,
-            "is_bot": seat.is_bot,
-            "is_me": seat.number == seat_number,
-            "is_partner": seat_number is not None and side == my_side and seat.number != seat_number,
-            "side": side,
-            "position": p.position_of(me, seat.number, n),
-            "cards_left": range(view["cards_left"][seat.number]),
-            "acting": seat.number in acting,
-            "is_dealer": seat.number == view["dealer"],
-        })
+        players.append(
+            {
+                "number": seat.number,
+                "name": seat.display_name if (seat.user_id or seat.is_bot or seat.guest_token) else _("Deleted player"),
+                "avatar_url": user.profile.avatar_url if user is not None and hasattr(user, "profile") else None,
+                "is_bot": seat.is_bot,
+                "is_me": seat.number == seat_number,
+                "is_partner": seat_number is not None and side == my_side and seat.number != seat_number,
+                "side": side,
+                "position": p.position_of(me, seat.number, n),
+                "cards_left": range(view["cards_left"][seat.number]),
+                "acting": seat.number in acting,
+                "is_dealer": seat.number == view["dealer"],
+            }
+        )
     names = {pl["number"]: pl["name"] for pl in players}
 
     def side_label(side: int) -> str:
@@ -71,23 +74,39 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
             return "tied"
         return "won" if side == my_side else "lost"
 
-    score = [{"side": s, "label": side_label(s), "points": pts, "mine": s == my_side} for s, pts in enumerate(view["score"])]
+    score = [
+        {"side": s, "label": side_label(s), "points": pts, "mine": s == my_side} for s, pts in enumerate(view["score"])
+    ]
     # Between rounds the last finished round stays on the felt (dimmed) until the next card is played.
     plays, previous = view["trick"], False
     if not plays:
         finished = view["rounds"] or ((view["last_hand"] or {}).get("rounds") or [])
         unfinished = (view["last_hand"] or {}).get("unfinished_round") if not view["rounds"] else None
         plays, previous = (unfinished or (finished[-1]["plays"] if finished else [])), True
-    table = [{"seat": play["seat"], "position": p.position_of(me, play["seat"], n), "face": p.card_face(play["card"]),
-              "face_down": play["face_down"], "name": names[play["seat"]]} for play in plays]
-    rounds = [{"number": r["number"], "result": result_word(r["winner_side"]),
-               "winner": side_label(r["winner_side"]) if r["winner_side"] is not None else None}
-              for r in view["rounds"]]
+    table = [
+        {
+            "seat": play["seat"],
+            "position": p.position_of(me, play["seat"], n),
+            "face": p.card_face(play["card"]),
+            "face_down": play["face_down"],
+            "name": names[play["seat"]],
+        }
+        for play in plays
+    ]
+    rounds = [
+        {
+            "number": r["number"],
+            "result": result_word(r["winner_side"]),
+            "winner": side_label(r["winner_side"]) if r["winner_side"] is not None else None,
+        }
+        for r in view["rounds"]
+    ]
     playable = {a["card"] for a in legal if a["do"] == "play"}
     can_face_down = any(a["do"] == "play" and a["face_down"] for a in legal)
     hand = [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]]
-    partner_hands = [{"name": names[int(s)], "cards": [p.card_face(c) for c in cards]}
-                     for s, cards in view["partner_hands"].items()]
+    partner_hands = [
+        {"name": names[int(s)], "cards": [p.card_face(c) for c in cards]} for s, cards in view["partner_hands"].items()
+    ]
     eleven = view["hand_of_eleven"]
     deciding_eleven = bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds)
     pending = view["pending_raise"]
@@ -104,9 +123,11 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
 
     # The countdown is for people; an AI seat's short delay is not a clock worth showing.
     clock_seat = match.deadline_seat
-    deadline_ms = (int(match.deadline.timestamp() * 1000)
-                   if match.deadline and view["seats_to_act"] and clock_seat is not None and seats[clock_seat].is_human
-                   else None)
+    deadline_ms = (
+        int(match.deadline.timestamp() * 1000)
+        if match.deadline and view["seats_to_act"] and clock_seat is not None and seats[clock_seat].is_human
+        else None
+    )
     clock_for = names.get(match.deadline_seat) if match.deadline_seat is not None else None
     return {
         "match": match,
@@ -138,8 +159,13 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         "deciding_eleven": deciding_eleven,
         "hand_of_eleven": eleven,
         "iron_hand": view["iron_hand"],
-        "pending": pending and {**pending, "call": p.RAISE_CALLS.get(pending["name"]), "by": names[pending["seat"]],
-                                "mine": pending["side"] == my_side},
+        "pending": pending
+        and {
+            **pending,
+            "call": p.RAISE_CALLS.get(pending["name"]),
+            "by": names[pending["seat"]],
+            "mine": pending["side"] == my_side,
+        },
         "my_turn": seat_number is not None and seat_number in acting,
         "acting_names": [names[s] for s in view["seats_to_act"]],
         "deadline_ms": deadline_ms,
@@ -150,7 +176,9 @@ def table_context(match: Match, seats: list[Seat], seat_number: int | None, *, v
         "deck": deck,
         "play_again_url": reverse("games:play"),
         "tournament_stage": STAGES[match.tournament_stage] if match.tournament_stage is not None else None,
-        "tournament_url": reverse("games:tournament", args=[match.tournament.public_id]) if match.tournament_id else None,
+        "tournament_url": reverse("games:tournament", args=[match.tournament.public_id])
+        if match.tournament_id
+        else None,
     }
 
 

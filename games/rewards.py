@@ -23,7 +23,11 @@ def credit_seat(match: Match, seat: Seat, won: bool) -> tuple[int, int]:
     reference = f"match:{match.public_id}"
     if coins:
         wallet.change_balance(
-            seat.user, wallet.COINS, coins, reason="match_reward", reference=reference,
+            seat.user,
+            wallet.COINS,
+            coins,
+            reason="match_reward",
+            reference=reference,
             idempotency_key=f"{reference}:seat:{seat.number}",
         )
     if points:
@@ -44,7 +48,6 @@ def settle_finished_match(match: Match, seats: list[Seat]) -> None:
         from .tournaments import advance_after
 
         advance_after(match, seats)
-
 
 
 def claim_seats(user, tokens: list[str]) -> int:

@@ -58,9 +58,18 @@ def ai_delay(match_pk: int, version: int) -> timedelta:
     return timedelta(seconds=rng.uniform(*getattr(settings, "GAMES_AI_DELAY_S", AI_DELAY_RANGE_S)))
 
 
-def create_match(*, rules: engine.RuleSet, seats: list[SeatPlan], bot_level: str, move_seconds: int = 99,
-                 kind: str = Match.Kind.SINGLE, tournament=None, tournament_stage=None, seed: int | None = None,
-                 score: list[int] | None = None) -> Match:
+def create_match(
+    *,
+    rules: engine.RuleSet,
+    seats: list[SeatPlan],
+    bot_level: str,
+    move_seconds: int = 99,
+    kind: str = Match.Kind.SINGLE,
+    tournament=None,
+    tournament_stage=None,
+    seed: int | None = None,
+    score: list[int] | None = None,
+) -> Match:
     """Create the match and its seats, deal the first hand and schedule whoever acts first."""
     if len(seats) != rules.seats:
         raise ValueError("one seat plan per seat")
@@ -68,21 +77,43 @@ def create_match(*, rules: engine.RuleSet, seats: list[SeatPlan], bot_level: str
     state = engine.new_match(rules, seed, score=score)
     with transaction.atomic():
         match = Match.objects.create(
-            kind=kind, tournament=tournament, tournament_stage=tournament_stage, rules=rules.to_dict(),
-            bot_level=bot_level, move_seconds=move_seconds, state=engine.to_json(state), version=1,
-            score=list(state.score), seat_bots=[plan.bot_level for plan in seats],
+            kind=kind,
+            tournament=tournament,
+            tournament_stage=tournament_stage,
+            rules=rules.to_dict(),
+            bot_level=bot_level,
+            move_seconds=move_seconds,
+            state=engine.to_json(state),
+            version=1,
+            score=list(state.score),
+            seat_bots=[plan.bot_level for plan in seats],
         )
         Seat.objects.bulk_create(
-            Seat(match=match, number=n, user=plan.user, guest_token=plan.guest_token, bot_level=plan.bot_level,
-                 display_name=plan.display_name)
+            Seat(
+                match=match,
+                number=n,
+                user=plan.user,
+                guest_token=plan.guest_token,
+                bot_level=plan.bot_level,
+                display_name=plan.display_name,
+            )
             for n, plan in enumerate(seats)
         )
         _schedule(match, state, timezone.now())
         match.save(update_fields=["deadline", "deadline_seat", "turn_started_at"])
         view = engine.spectator_view(state)
-        MatchEvent.objects.create(match=match, version=1, actor="system", data={
-            "type": "match_started", "dealer": view["dealer"], "vira": view["vira"], "hand_kind": view["hand_kind"],
-            "score": view["score"]})
+        MatchEvent.objects.create(
+            match=match,
+            version=1,
+            actor="system",
+            data={
+                "type": "match_started",
+                "dealer": view["dealer"],
+                "vira": view["vira"],
+                "hand_kind": view["hand_kind"],
+                "score": view["score"],
+            },
+        )
     return match
 
 
@@ -103,8 +134,20 @@ def _schedule(match: Match, state, now) -> None:
     match.turn_started_at = now
 
 
-STORED_FIELDS = ["state", "version", "score", "status", "winner_side", "finished_at", "deadline", "deadline_seat",
-                 "turn_started_at", "timed_out_seat", "timed_out_version", "updated_at"]
+STORED_FIELDS = [
+    "state",
+    "version",
+    "score",
+    "status",
+    "winner_side",
+    "finished_at",
+    "deadline",
+    "deadline_seat",
+    "turn_started_at",
+    "timed_out_seat",
+    "timed_out_version",
+    "updated_at",
+]
 
 
 def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str) -> None:

@@ -35,8 +35,12 @@ def start_stage_match(tournament: Tournament, move_seconds: int = 99) -> Match:
     from .tables import create_match
 
     return create_match(
-        rules=rules, seats=seat_plans_against_ai(rules, level, user=tournament.user), bot_level=level,
-        move_seconds=move_seconds, kind=Match.Kind.TOURNAMENT, tournament=tournament,
+        rules=rules,
+        seats=seat_plans_against_ai(rules, level, user=tournament.user),
+        bot_level=level,
+        move_seconds=move_seconds,
+        kind=Match.Kind.TOURNAMENT,
+        tournament=tournament,
         tournament_stage=tournament.stage,
     )
 
@@ -63,10 +67,17 @@ def advance_after(match: Match, seats: list[Seat]) -> None:
     settings = RewardSettings.current()
     reference = f"tournament:{tournament.public_id}"
     if settings.tournament_win_coins:
-        wallet.change_balance(tournament.user, wallet.COINS, settings.tournament_win_coins,
-                              reason="tournament_reward", reference=reference, idempotency_key=reference)
-    award_rank_points(tournament.user, settings.tournament_win_rank_points, reason="tournament_reward",
-                      reference=reference)
+        wallet.change_balance(
+            tournament.user,
+            wallet.COINS,
+            settings.tournament_win_coins,
+            reason="tournament_reward",
+            reference=reference,
+            idempotency_key=reference,
+        )
+    award_rank_points(
+        tournament.user, settings.tournament_win_rank_points, reason="tournament_reward", reference=reference
+    )
 
 
 def current_match(tournament: Tournament) -> Match | None:

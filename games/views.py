@@ -17,7 +17,7 @@ from .matchmaking import seat_plans_against_ai
 from .models import Match, Tournament
 from .seating import remember_guest_seat, seat_for
 from .tables import create_match
-from .tournaments import STAGES, STAGE_BOTS, current_match, start_tournament
+from .tournaments import STAGE_BOTS, STAGES, current_match, start_tournament
 
 
 @require_http_methods(["GET", "POST"])
@@ -37,8 +37,9 @@ def play(request):
             token = secrets.token_urlsafe(16)
             remember_guest_seat(request.session, token)
             plans = seat_plans_against_ai(data["rules"], data["bot_level"], guest_token=token)
-        match = create_match(rules=data["rules"], seats=plans, bot_level=data["bot_level"],
-                             move_seconds=data["move_seconds"])
+        match = create_match(
+            rules=data["rules"], seats=plans, bot_level=data["bot_level"], move_seconds=data["move_seconds"]
+        )
         return redirect("games:table", public_id=match.public_id)
     active = []
     if request.user.is_authenticated:
@@ -70,8 +71,11 @@ def tournament(request, public_id: str):
             elif m.winner_side is not None:
                 state = "won" if _human_won(m, request.user) else "lost"
         stages.append({"number": number, "name": name, "bot": STAGE_BOTS[number], "match": m, "state": state})
-    return render(request, "games/tournament.html", {"tournament": tournament, "stages": stages,
-                                                     "current": current_match(tournament)})
+    return render(
+        request,
+        "games/tournament.html",
+        {"tournament": tournament, "stages": stages, "current": current_match(tournament)},
+    )
 
 
 def _human_won(match: Match, user) -> bool:

@@ -42,7 +42,19 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(Item)
 class ItemAdmin(admin.ModelAdmin):
-    list_display = ("thumbnail", "name_en", "name_pt_br", "kind", "price", "price_currency", "grant_amount", "is_active", "display_order", "available_from", "available_until")
+    list_display = (
+        "thumbnail",
+        "name_en",
+        "name_pt_br",
+        "kind",
+        "price",
+        "price_currency",
+        "grant_amount",
+        "is_active",
+        "display_order",
+        "available_from",
+        "available_until",
+    )
     list_display_links = ("thumbnail", "name_en")
     list_editable = ("is_active", "display_order")
     list_filter = ("kind", "price_currency", "is_active", OnSaleFilter)
@@ -85,22 +97,33 @@ class WalletAdmin(admin.ModelAdmin):
                 with transaction.atomic():
                     for target in queryset.select_related("user"):
                         wallet.change_balance(
-                            target.user, data["currency"], data["amount"], reason="admin_adjustment",
-                            reference="admin", note=data["reason"], actor=request.user,
+                            target.user,
+                            data["currency"],
+                            data["amount"],
+                            reason="admin_adjustment",
+                            reference="admin",
+                            note=data["reason"],
+                            actor=request.user,
                         )
             except wallet.InsufficientFunds as refusal:
                 self.message_user(request, refusal.message, messages.ERROR)
                 return None
-            self.message_user(request, _("Adjusted %(count)d wallet(s).") % {"count": queryset.count()}, messages.SUCCESS)
+            self.message_user(
+                request, _("Adjusted %(count)d wallet(s).") % {"count": queryset.count()}, messages.SUCCESS
+            )
             return None
-        return render(request, "admin/shop/wallet_adjustment.html", {
-            **self.admin_site.each_context(request),
-            "title": _("Adjust balance"),
-            "form": form,
-            "wallets": queryset.select_related("user"),
-            "opts": self.model._meta,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-        })
+        return render(
+            request,
+            "admin/shop/wallet_adjustment.html",
+            {
+                **self.admin_site.each_context(request),
+                "title": _("Adjust balance"),
+                "form": form,
+                "wallets": queryset.select_related("user"),
+                "opts": self.model._meta,
+                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            },
+        )
 
 
 @admin.register(LedgerEntry)
@@ -112,14 +135,12 @@ class LedgerEntryAdmin(ReadOnlyAdmin):
     list_select_related = ("wallet__user", "actor")
 
 
-
 @admin.register(Purchase)
 class PurchaseAdmin(ReadOnlyAdmin):
     list_display = ("created_at", "user", "item", "price", "price_currency", "status", "provider", "provider_reference")
     list_filter = ("status", "provider", "price_currency", "item__kind")
     search_fields = ("user__username", "item__slug", "provider_reference")
     list_select_related = ("user", "item")
-
 
 
 @admin.register(Ownership)

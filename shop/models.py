@@ -75,7 +75,8 @@ class LedgerEntry(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    idempotency_key = models.CharField(_("idempotency key"), max_length=100, null=True, blank=True)
+    # NULL, not "": the unique constraint applies only where a key was given.
+    idempotency_key = models.CharField(_("idempotency key"), max_length=100, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(_("created"), default=timezone.now, db_index=True)
 
     class Meta:
@@ -135,9 +136,7 @@ class Item(models.Model):
     name_pt_br = models.CharField(_("name (Portuguese)"), max_length=80)
     description_en = models.TextField(_("description (English)"), blank=True)
     description_pt_br = models.TextField(_("description (Portuguese)"), blank=True)
-    price = models.PositiveIntegerField(
-        _("price"), help_text=_("In the price currency; for real money, in cents.")
-    )
+    price = models.PositiveIntegerField(_("price"), help_text=_("In the price currency; for real money, in cents."))
     price_currency = models.CharField(_("price currency"), max_length=16, choices=PriceCurrency.choices)
     # For packs: how much of the pack's currency one purchase credits.
     grant_amount = models.PositiveIntegerField(_("amount granted"), default=0)
@@ -245,12 +244,22 @@ class ShopSettings(models.Model):
     starter_blue_coins = models.PositiveIntegerField(_("starter blue coins"), default=5)
     starter_gems = models.PositiveIntegerField(_("starter gems"), default=0)
     starter_avatar = models.ForeignKey(
-        Item, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-        limit_choices_to={"kind": ItemKind.AVATAR}, verbose_name=_("starter avatar"),
+        Item,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        limit_choices_to={"kind": ItemKind.AVATAR},
+        verbose_name=_("starter avatar"),
     )
     starter_deck = models.ForeignKey(
-        Item, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
-        limit_choices_to={"kind": ItemKind.DECK}, verbose_name=_("starter deck"),
+        Item,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        limit_choices_to={"kind": ItemKind.DECK},
+        verbose_name=_("starter deck"),
     )
 
     class Meta:
@@ -261,7 +270,7 @@ class ShopSettings(models.Model):
         return str(_("Shop settings"))
 
     @classmethod
-    def load(cls) -> "ShopSettings":
+    def load(cls) -> ShopSettings:
         obj, _created = cls.objects.get_or_create(pk=1)
         return obj
 
@@ -281,11 +290,16 @@ class Purchase(models.Model):
     item = models.ForeignKey(Item, on_delete=models.PROTECT, related_name="purchases")
     price = models.PositiveIntegerField(_("price"))
     price_currency = models.CharField(_("price currency"), max_length=16, choices=PriceCurrency.choices)
-    status = models.CharField(_("status"), max_length=16, choices=PurchaseStatus.choices, default=PurchaseStatus.PENDING)
+    status = models.CharField(
+        _("status"), max_length=16, choices=PurchaseStatus.choices, default=PurchaseStatus.PENDING
+    )
     provider = models.CharField(_("payment provider"), max_length=20, default="wallet")
-    provider_reference = models.CharField(_("provider reference"), max_length=200, null=True, blank=True, unique=True)
+    # NULL, not "": uniqueness applies only to the references and keys that exist.
+    provider_reference = models.CharField(  # noqa: DJ001
+        _("provider reference"), max_length=200, null=True, blank=True, unique=True
+    )
     # From the confirm form: the same form submitted twice is the same purchase.
-    idempotency_key = models.CharField(_("idempotency key"), max_length=100, null=True, blank=True)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=100, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     completed_at = models.DateTimeField(_("completed"), null=True, blank=True)
 

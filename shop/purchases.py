@@ -13,8 +13,14 @@ from .models import REAL_MONEY, Item, Ownership, Purchase, PurchaseStatus, Walle
 from .wallet import InsufficientFunds
 
 __all__ = [
-    "PurchaseRefused", "NotOnSale", "AlreadyOwned", "NeedsPaymentProvider", "InsufficientFunds",
-    "buy", "start_paid_purchase", "complete_paid_purchase",
+    "PurchaseRefused",
+    "NotOnSale",
+    "AlreadyOwned",
+    "NeedsPaymentProvider",
+    "InsufficientFunds",
+    "buy",
+    "start_paid_purchase",
+    "complete_paid_purchase",
 ]
 
 
@@ -61,14 +67,23 @@ def buy(user, item: Item, *, idempotency_key: str) -> Purchase:
             return earlier
         item = _check_can_buy(user, item)
         purchase = Purchase.objects.create(
-            user=user, item=item, price=item.price, price_currency=item.price_currency,
-            provider="wallet", idempotency_key=idempotency_key,
-            status=PurchaseStatus.COMPLETED, completed_at=timezone.now(),
+            user=user,
+            item=item,
+            price=item.price,
+            price_currency=item.price_currency,
+            provider="wallet",
+            idempotency_key=idempotency_key,
+            status=PurchaseStatus.COMPLETED,
+            completed_at=timezone.now(),
         )
         if item.price:
             wallet.change_balance(
-                user, item.price_currency, -item.price, reason="purchase",
-                reference=f"purchase:{purchase.pk}", idempotency_key=f"purchase:{purchase.pk}:pay",
+                user,
+                item.price_currency,
+                -item.price,
+                reason="purchase",
+                reference=f"purchase:{purchase.pk}",
+                idempotency_key=f"purchase:{purchase.pk}:pay",
             )
         _deliver(purchase)
     return purchase
@@ -85,8 +100,12 @@ def start_paid_purchase(user, item: Item, *, idempotency_key: str, provider: str
             return earlier
         item = _check_can_buy(user, item)
         return Purchase.objects.create(
-            user=user, item=item, price=item.price, price_currency=REAL_MONEY,
-            provider=provider, idempotency_key=idempotency_key,
+            user=user,
+            item=item,
+            price=item.price,
+            price_currency=REAL_MONEY,
+            provider=provider,
+            idempotency_key=idempotency_key,
         )
 
 
@@ -123,6 +142,10 @@ def _deliver(purchase: Purchase) -> None:
         inventory.grant_item(purchase.user, item, how="purchase")
     elif item.grant_currency:
         wallet.change_balance(
-            purchase.user, item.grant_currency, item.grant_amount, reason="pack",
-            reference=f"purchase:{purchase.pk}", idempotency_key=f"purchase:{purchase.pk}:grant",
+            purchase.user,
+            item.grant_currency,
+            item.grant_amount,
+            reason="pack",
+            reference=f"purchase:{purchase.pk}",
+            idempotency_key=f"purchase:{purchase.pk}:grant",
         )

@@ -28,27 +28,45 @@ def export_shop_data(sender, user, **kwargs) -> dict:
     loadout = Loadout.objects.filter(user=user).select_related("avatar", "deck").first()
     return {
         "wallet": (
-            {"coins": wallet.coins, "blue_coins": wallet.blue_coins, "gems": wallet.gems, "created_at": _iso(wallet.created_at)}
+            {
+                "coins": wallet.coins,
+                "blue_coins": wallet.blue_coins,
+                "gems": wallet.gems,
+                "created_at": _iso(wallet.created_at),
+            }
             if wallet
             else None
         ),
         "ledger": [
             {
-                "created_at": _iso(e.created_at), "currency": e.currency, "amount": e.amount,
-                "balance_after": e.balance_after, "reason": e.reason, "reference": e.reference, "note": e.note,
+                "created_at": _iso(e.created_at),
+                "currency": e.currency,
+                "amount": e.amount,
+                "balance_after": e.balance_after,
+                "reason": e.reason,
+                "reference": e.reference,
+                "note": e.note,
             }
             for e in LedgerEntry.objects.filter(wallet__user=user).order_by("created_at", "id")
         ],
         "purchases": [
             {
-                "created_at": _iso(p.created_at), "completed_at": _iso(p.completed_at), "item": p.item.slug,
-                "price": p.price, "price_currency": p.price_currency, "status": p.status, "provider": p.provider,
+                "created_at": _iso(p.created_at),
+                "completed_at": _iso(p.completed_at),
+                "item": p.item.slug,
+                "price": p.price,
+                "price_currency": p.price_currency,
+                "status": p.status,
+                "provider": p.provider,
             }
             for p in Purchase.objects.filter(user=user).select_related("item").order_by("created_at", "id")
         ],
         "inventory": [
             {
-                "item": o.item.slug, "kind": o.item.kind, "acquired_at": _iso(o.acquired_at), "how": o.how,
+                "item": o.item.slug,
+                "kind": o.item.kind,
+                "acquired_at": _iso(o.acquired_at),
+                "how": o.how,
                 "equipped": bool(loadout and o.item_id in (loadout.avatar_id, loadout.deck_id)),
             }
             for o in Ownership.objects.filter(user=user).select_related("item").order_by("acquired_at", "id")

@@ -52,9 +52,7 @@ def balances(user) -> dict[str, int]:
 
 
 def inventory_sections(user) -> list[tuple[str, str, list[Item]]]:
-    owned = (
-        Ownership.objects.filter(user=user).select_related("item").order_by("item__display_order", "item__id")
-    )
+    owned = Ownership.objects.filter(user=user).select_related("item").order_by("item__display_order", "item__id")
     sections = []
     for value, label in ((ItemKind.AVATAR, ItemKind.AVATAR.label), (ItemKind.DECK, ItemKind.DECK.label)):
         sections.append((value, label, [o.item for o in owned if o.item.kind == value]))

@@ -19,13 +19,17 @@ def shop_index(request):
     kind = request.GET.get("kind") or None
     if kind not in ItemKind.values:
         kind = None
-    return render(request, "shop/index.html", {
-        "sections": selectors.shop_sections(kind),
-        "kinds": ItemKind.choices,
-        "current_kind": kind,
-        "owned_ids": selectors.owned_item_ids(request.user),
-        "balances": selectors.balances(request.user),
-    })
+    return render(
+        request,
+        "shop/index.html",
+        {
+            "sections": selectors.shop_sections(kind),
+            "kinds": ItemKind.choices,
+            "current_kind": kind,
+            "owned_ids": selectors.owned_item_ids(request.user),
+            "balances": selectors.balances(request.user),
+        },
+    )
 
 
 def item_detail(request, slug):
@@ -35,13 +39,18 @@ def item_detail(request, slug):
 
 def _render_item(request, item, form, status=200):
     owned = request.user.is_authenticated and inventory.owns(request.user, item)
-    return render(request, "shop/item_detail.html", {
-        "item": item,
-        "form": form,
-        "owned": owned,
-        "on_sale": item.is_on_sale(),
-        "balances": selectors.balances(request.user),
-    }, status=status)
+    return render(
+        request,
+        "shop/item_detail.html",
+        {
+            "item": item,
+            "form": form,
+            "owned": owned,
+            "on_sale": item.is_on_sale(),
+            "balances": selectors.balances(request.user),
+        },
+        status=status,
+    )
 
 
 @login_required
@@ -58,7 +67,9 @@ def buy_item(request, slug):
             purchase = purchases.start_paid_purchase(request.user, item, idempotency_key=key, provider=provider.name)
             if purchase.status == "pending":
                 result_url = request.build_absolute_uri(reverse("shop:purchase", args=[purchase.pk]))
-                start = provider.start_checkout(purchase, success_url=result_url, cancel_url=request.build_absolute_uri(item_url(item)))
+                start = provider.start_checkout(
+                    purchase, success_url=result_url, cancel_url=request.build_absolute_uri(item_url(item))
+                )
                 if start.redirect_url:
                     return redirect(start.redirect_url)
         else:
@@ -78,15 +89,21 @@ def purchase_result(request, pk):
     purchase = selectors.recent_purchase(request.user, pk)
     if purchase is None:
         raise Http404
-    return render(request, "shop/purchase_result.html", {"purchase": purchase, "balances": selectors.balances(request.user)})
+    return render(
+        request, "shop/purchase_result.html", {"purchase": purchase, "balances": selectors.balances(request.user)}
+    )
 
 
 @login_required
 def inventory_page(request):
-    return render(request, "shop/inventory.html", {
-        "sections": selectors.inventory_sections(request.user),
-        "equipped_ids": selectors.equipped_ids(request.user),
-    })
+    return render(
+        request,
+        "shop/inventory.html",
+        {
+            "sections": selectors.inventory_sections(request.user),
+            "equipped_ids": selectors.equipped_ids(request.user),
+        },
+    )
 
 
 @login_required
@@ -105,10 +122,14 @@ def equip_item(request):
 
 @login_required
 def wallet_page(request):
-    return render(request, "shop/wallet.html", {
-        "balances": selectors.balances(request.user),
-        "page": selectors.ledger_page(request.user, request.GET.get("page")),
-    })
+    return render(
+        request,
+        "shop/wallet.html",
+        {
+            "balances": selectors.balances(request.user),
+            "page": selectors.ledger_page(request.user, request.GET.get("page")),
+        },
+    )
 
 
 @csrf_exempt

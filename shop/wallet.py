@@ -13,8 +13,14 @@ from django.utils.translation import gettext_lazy as _
 from .models import BLUE_COINS, COINS, GEMS, Currency, LedgerEntry, Wallet
 
 __all__ = [
-    "COINS", "BLUE_COINS", "GEMS", "CURRENCIES", "InsufficientFunds",
-    "change_balance", "balance", "get_or_create_wallet",
+    "COINS",
+    "BLUE_COINS",
+    "GEMS",
+    "CURRENCIES",
+    "InsufficientFunds",
+    "change_balance",
+    "balance",
+    "get_or_create_wallet",
 ]
 
 CURRENCIES = (COINS, BLUE_COINS, GEMS)

@@ -5,6 +5,7 @@ even seats against odd seats).  Matches alternate which bot sits at side 0 and t
 seeded first dealer varies, so neither bot keeps a seat advantage.  Prints the matches each bot
 won with a 95% Wilson interval, and the run time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,12 +55,15 @@ def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int) -> dict:
 def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
     n = result["matches"]
     setup = f"{rules.seats} seats, {rules.variant}, {rules.deck} deck" + (
-        ", partnership" if rules.partnership else (", no partnership" if rules.seats == 4 else ""))
+        ", partnership" if rules.partnership else (", no partnership" if rules.seats == 4 else "")
+    )
     lines = [f"arena: {a} (A) vs {b} (B), {n} matches, {setup}"]
     for label, level, wins in (("A", a, result["wins"][0]), ("B", b, result["wins"][1])):
         low, high = wilson(wins, n)
-        lines.append(f"{label} {level:<7} won {wins:>6} of {n} = {100 * wins / max(n, 1):5.1f}% "
-                     f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)")
+        lines.append(
+            f"{label} {level:<7} won {wins:>6} of {n} = {100 * wins / max(n, 1):5.1f}% "
+            f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+        )
     secs = result["seconds"]
     lines.append(f"time: {secs:.1f} s ({n / secs if secs else 0:.0f} matches/s)")
     return lines
@@ -73,8 +77,12 @@ def main(argv=None) -> int:
     parser.add_argument("--seats", type=int, choices=(2, 4), default=2)
     parser.add_argument("--variant", choices=("paulista", "mineiro"), default="paulista")
     parser.add_argument("--deck", choices=("dirty", "clean"), default="dirty")
-    parser.add_argument("--partnership", action=argparse.BooleanOptionalAction, default=None,
-                        help="4 seats only; default on for 4 seats")
+    parser.add_argument(
+        "--partnership",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="4 seats only; default on for 4 seats",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.matches < 1:

@@ -5,6 +5,7 @@ apply) for 2 and 4 seats in both variants, then each bot's median and p99 decisi
 whole decision (``seat_view`` + ``choose_action``, what the web layer pays) and the bot alone.
 The default run takes about 40 s; ``--seconds`` sets the time per measurement.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -71,8 +72,9 @@ def percentile(values: list[float], share: float) -> float:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.bench", description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0,
-                        help="time per measurement (default 3: about 40 s in all)")
+    parser.add_argument(
+        "--seconds", type=float, default=3.0, help="time per measurement (default 3: about 40 s in all)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.seconds <= 0:
@@ -86,9 +88,13 @@ def main(argv=None) -> int:
     print(f"bot decisions, all seats one level, mixed rule sets ({args.seconds:g} s each):")
     for level in BOT_LEVELS:
         whole, bot_only = decision_times(level, args.seconds, args.seed)
-        print(f"  {level:<7} view+bot median {1e3 * percentile(whole, 0.5):.3f} ms p99 {1e3 * percentile(whole, 0.99):.3f} ms"
-              f" | bot alone median {1e3 * percentile(bot_only, 0.5):.3f} ms p99 {1e3 * percentile(bot_only, 0.99):.3f} ms"
-              f" ({len(whole)} decisions)")
+        print(
+            f"  {level:<7} view+bot median {1e3 * percentile(whole, 0.5):.3f} ms"
+            f" p99 {1e3 * percentile(whole, 0.99):.3f} ms"
+            f" | bot alone median {1e3 * percentile(bot_only, 0.5):.3f} ms"
+            f" p99 {1e3 * percentile(bot_only, 0.99):.3f} ms"
+            f" ({len(whole)} decisions)"
+        )
     return 0
 
 

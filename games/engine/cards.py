@@ -4,9 +4,10 @@ A card is ``rank * 4 + suit`` with ranks ``4 5 6 7 Q J K A 2 3`` (0..9, also the
 order, low to high) and suits ``C H S D`` (0..3).  Strings like ``"4C"`` exist only at the
 edges (actions, events, views, JSON); the engine compares ints from precomputed tables.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 RANKS = "4567QJKA23"
 SUITS = "CHSD"
@@ -44,7 +45,7 @@ def suit_of(card: int) -> int:
     return card & 3
 
 
-@lru_cache(maxsize=None)
+@cache
 def deck_cards(variant: str, deck: str) -> tuple[int, ...]:
     """The cards of a deck, in a fixed order (the seeded shuffle starts from it)."""
     if deck == "dirty":
@@ -55,7 +56,7 @@ def deck_cards(variant: str, deck: str) -> tuple[int, ...]:
     return tuple(cards)
 
 
-@lru_cache(maxsize=None)
+@cache
 def cyclic_ranks(deck: str) -> tuple[int, ...]:
     """The ranks the vira cycles through: all ten (dirty) or Q..3 (clean)."""
     return tuple(range(10)) if deck == "dirty" else tuple(_CLEAN_RANKS)
@@ -67,16 +68,13 @@ def manilha_rank_for_vira(vira: int, deck: str) -> int:
     return ranks[(ranks.index(rank_of(vira)) + 1) % len(ranks)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def paulista_strengths(manilha_rank: int) -> tuple[int, ...]:
     """Strength per card when ``manilha_rank`` is trump: C > H > S > D above all commons."""
-    return tuple(
-        MANILHA_BASE + 3 - suit_of(c) if rank_of(c) == manilha_rank else rank_of(c)
-        for c in ALL_CARDS
-    )
+    return tuple(MANILHA_BASE + 3 - suit_of(c) if rank_of(c) == manilha_rank else rank_of(c) for c in ALL_CARDS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def mineiro_strengths() -> tuple[int, ...]:
     """Strength per card with Mineiro's fixed manilhas; other 4s and 7s stay common."""
     strengths = [rank_of(c) for c in ALL_CARDS]

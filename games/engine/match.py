@@ -3,18 +3,31 @@
 ``apply(state, seat, action)`` validates everything first and only then builds the new state,
 so an IllegalAction always leaves the given state untouched.
 """
+
 from __future__ import annotations
 
-from .cards import CARD_INDEX, CARD_NAMES, FACE_DOWN_STRENGTH, deck_cards, manilha_rank_for_vira, RANKS
+from .cards import CARD_INDEX, CARD_NAMES, FACE_DOWN_STRENGTH, RANKS, deck_cards, manilha_rank_for_vira
 from .rng import draw, next_value, seed_to_state
 from .rules import RuleSet, facts_for
-from .state import (ACCEPT, PLAY, PLAY_DOWN, RAISE, RUN, Action, IllegalAction, MatchState, _blank,
-                    encode_deal, strengths_for)
+from .state import (
+    ACCEPT,
+    PLAY,
+    PLAY_DOWN,
+    RAISE,
+    RUN,
+    Action,
+    IllegalAction,
+    MatchState,
+    _blank,
+    encode_deal,
+    strengths_for,
+)
 
 TIE = -1
 
 
 # --- building a match -------------------------------------------------------------------------
+
 
 def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> MatchState:
     """A fresh match with its first hand dealt.
@@ -30,8 +43,7 @@ def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> M
     rng = seed_to_state(seed)
     if score is None:
         score = (0,) * t.sides
-    if (not isinstance(score, (list, tuple)) or len(score) != t.sides
-            or any(type(p) is not int or p < 0 for p in score)):
+    if not isinstance(score, (list, tuple)) or len(score) != t.sides or any(type(p) is not int or p < 0 for p in score):
         raise ValueError(f"score must list {t.sides} whole non-negative numbers, one per side")
     if max(score) >= t.target:
         raise ValueError(f"a side already has {max(score)} points: the match ({t.target}) would be over")
@@ -78,10 +90,10 @@ def _deal(state: MatchState, events: list) -> None:
         hands = tuple(tuple(deck[s + n * k] for k in range(3)) for s in range(n))
         if t.variant == "paulista":
             vira = deck[3 * n]
-            stock = tuple(deck[3 * n + 1:])
+            stock = tuple(deck[3 * n + 1 :])
         else:
             vira = -1
-            stock = tuple(deck[3 * n:])
+            stock = tuple(deck[3 * n :])
     state.hand_number += 1
     state.hands = hands
     state.stock = stock
@@ -112,19 +124,22 @@ def _deal(state: MatchState, events: list) -> None:
     else:
         state.kind = "normal"
         state.deciding = ()
-    events.append({
-        "type": "hand_dealt",
-        "hand_number": state.hand_number,
-        "dealer": state.dealer,
-        "vira": CARD_NAMES[vira] if vira >= 0 else None,
-        "manilha_rank": RANKS[manilha_rank_for_vira(vira, t.deck)] if vira >= 0 else None,
-        "hand_kind": state.kind,
-        "deciding_sides": list(state.deciding),
-        "stake": state.stake,
-    })
+    events.append(
+        {
+            "type": "hand_dealt",
+            "hand_number": state.hand_number,
+            "dealer": state.dealer,
+            "vira": CARD_NAMES[vira] if vira >= 0 else None,
+            "manilha_rank": RANKS[manilha_rank_for_vira(vira, t.deck)] if vira >= 0 else None,
+            "hand_kind": state.kind,
+            "deciding_sides": list(state.deciding),
+            "stake": state.stake,
+        }
+    )
 
 
 # --- small queries ----------------------------------------------------------------------------
+
 
 def side_of(state_or_rules, seat: int) -> int:
     """The side (team) a seat belongs to."""
@@ -182,6 +197,7 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
 
 
 # --- the transition ---------------------------------------------------------------------------
+
 
 def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, list[dict]]:
     """The state after ``seat`` takes ``action``, with the events it produced.
@@ -278,8 +294,15 @@ def _finish_round(new, t, trick, round_number, events):
         events.append({"type": "round_tied", "round": round_number})
         leader = new.leader  # the seat that led a tied round leads again
     else:
-        events.append({"type": "round_won", "round": round_number, "side": winner_side, "seat": winner_seat,
-                       "card": CARD_NAMES[next(c for s, c, _ in trick if s == winner_seat)]})
+        events.append(
+            {
+                "type": "round_won",
+                "round": round_number,
+                "side": winner_side,
+                "seat": winner_seat,
+                "card": CARD_NAMES[next(c for s, c, _ in trick if s == winner_seat)],
+            }
+        )
         leader = winner_seat
     outcome = hand_outcome([r[0] for r in rounds], t.all_tied_dealer, t.side_of[new.dealer])
     if outcome is None:
@@ -323,9 +346,15 @@ def hand_outcome(results, all_tied_dealer: bool, dealer_side: int):
 
 def _finish_hand(new, t, side, points, reason, events):
     """Score the hand, record its summary, and end the match or deal the next hand."""
-    rounds = [{"number": i + 1, "winner_side": None if ws == TIE else ws, "winner_seat": None if wseat == TIE else wseat,
-               "plays": [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in plays]}
-              for i, (ws, wseat, plays) in enumerate(new.rounds)]
+    rounds = [
+        {
+            "number": i + 1,
+            "winner_side": None if ws == TIE else ws,
+            "winner_seat": None if wseat == TIE else wseat,
+            "plays": [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in plays],
+        }
+        for i, (ws, wseat, plays) in enumerate(new.rounds)
+    ]
     unfinished = [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in new.trick]
     if side is None:
         events.append({"type": "hand_void", "hand_number": new.hand_number, "reason": reason})
@@ -333,8 +362,16 @@ def _finish_hand(new, t, side, points, reason, events):
         score = list(new.score)
         score[side] += points
         new.score = tuple(score)
-        events.append({"type": "hand_won", "hand_number": new.hand_number, "side": side, "points": points,
-                       "reason": reason, "score": score[:]})
+        events.append(
+            {
+                "type": "hand_won",
+                "hand_number": new.hand_number,
+                "side": side,
+                "points": points,
+                "reason": reason,
+                "score": score[:],
+            }
+        )
     new.last_hand = {
         "hand_number": new.hand_number,
         "dealer": new.dealer,
@@ -393,9 +430,18 @@ def _raise_stake(state, t, seat):
         answer_seats = _answerers(t, seat, back_to=asker)
     new.pending = (seat, asked, answer_seats)
     new.last_raise_side = side
-    return new, [{"type": "raise_asked", "seat": seat, "side": side, "value": t.ladder[asked],
-                  "name": t.raise_names[asked], "stake": new.stake, "counter": pending is not None,
-                  "answer_seats": list(answer_seats)}]
+    return new, [
+        {
+            "type": "raise_asked",
+            "seat": seat,
+            "side": side,
+            "value": t.ladder[asked],
+            "name": t.raise_names[asked],
+            "stake": new.stake,
+            "counter": pending is not None,
+            "answer_seats": list(answer_seats),
+        }
+    ]
 
 
 def _answerers(t, seat, back_to=None):
@@ -427,8 +473,16 @@ def _answer_raise(state, t, seat, accept):
         new.level = asked
         new.stake = t.ladder[asked]
         return new, [{"type": "raise_accepted", "seat": seat, "side": side, "value": new.stake}]
-    events = [{"type": "raise_run", "seat": seat, "side": side, "refused": t.ladder[asked],
-               "points": state.stake, "to_side": asker_side}]
+    events = [
+        {
+            "type": "raise_run",
+            "seat": seat,
+            "side": side,
+            "refused": t.ladder[asked],
+            "points": state.stake,
+            "to_side": asker_side,
+        }
+    ]
     _finish_hand(new, t, asker_side, state.stake, "ran_from", events)
     return new, events
 
@@ -448,8 +502,9 @@ def _decide_hand_of_eleven(state, t, seat, accept):
     else:
         # 3-4 sides: the first seat after the refuser whose side is not at the threshold scores.
         n = t.seats
-        to_side = next(t.side_of[(seat + k) % n] for k in range(1, n)
-                       if state.score[t.side_of[(seat + k) % n]] < t.threshold)
+        to_side = next(
+            t.side_of[(seat + k) % n] for k in range(1, n) if state.score[t.side_of[(seat + k) % n]] < t.threshold
+        )
     new.deciding = ()
     _finish_hand(new, t, to_side, t.base, "eleven_refused", events)
     return new, events

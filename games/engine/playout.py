@@ -3,6 +3,7 @@
 ``python -m games.engine.playout [SECONDS]`` prints how many engine actions (legal_actions
 listing + apply) per second one core does in random playouts over a mix of RuleSets.
 """
+
 from __future__ import annotations
 
 import random

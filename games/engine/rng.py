@@ -3,6 +3,7 @@
 One int is cheap to copy and trivially JSON-able, so a stored match replays its future
 exactly; ``random.Random`` would need its 625-word state copied on every deal.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -3,6 +3,7 @@
 ``RuleSet`` is what rooms store and players choose; ``facts_for`` turns it into the
 precomputed numbers the hot path reads (sides, stake ladder, thresholds), cached per RuleSet.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
@@ -56,7 +57,7 @@ class RuleSet:
             raise ValueError(f"target must be a whole number above {base} (and at most 1000), not {self.target!r}")
 
     @classmethod
-    def from_dict(cls, data) -> "RuleSet":
+    def from_dict(cls, data) -> RuleSet:
         """Build from JSON-like options; unknown keys or bad values raise ValueError."""
         if data is None:
             return cls()
@@ -65,7 +66,9 @@ class RuleSet:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"unknown rule option(s): {', '.join(map(str, unknown))}; known: {', '.join(sorted(known))}")
+            raise ValueError(
+                f"unknown rule option(s): {', '.join(map(str, unknown))}; known: {', '.join(sorted(known))}"
+            )
         return cls(**data)
 
     def to_dict(self) -> dict:
@@ -75,9 +78,24 @@ class RuleSet:
 class RuleFacts:
     """Numbers derived from a RuleSet that every action needs; built once per RuleSet."""
 
-    __slots__ = ("rules", "seats", "side_of", "sides", "side_seats", "ladder", "raise_names",
-                 "top_level", "base", "eleven_value", "threshold", "target", "variant", "deck",
-                 "face_down", "all_tied_dealer")
+    __slots__ = (
+        "rules",
+        "seats",
+        "side_of",
+        "sides",
+        "side_seats",
+        "ladder",
+        "raise_names",
+        "top_level",
+        "base",
+        "eleven_value",
+        "threshold",
+        "target",
+        "variant",
+        "deck",
+        "face_down",
+        "all_tied_dealer",
+    )
 
     def __init__(self, rules: RuleSet):
         self.rules = rules

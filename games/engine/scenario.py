@@ -5,6 +5,7 @@
 Exit 0 with the outcome, 1 for an illegal action (with its index), 2 for a malformed file.
 ``run_scenario`` is the same code path for tests.  Extra keys (``expect``, ``rule``, ...) are ignored.
 """
+
 from __future__ import annotations
 
 import json
@@ -49,8 +50,7 @@ def run_scenario(data) -> tuple[int, dict]:
             raise Malformed("a scenario must be a JSON object")
         rules = RuleSet.from_dict(data.get("rules"))
         deals = data.get("deals", [])
-        state = new_match(rules, data.get("seed", 0), dealer=data.get("dealer"),
-                          score=data.get("score"), deals=deals)
+        state = new_match(rules, data.get("seed", 0), dealer=data.get("dealer"), score=data.get("score"), deals=deals)
         actions = _check_actions(data.get("actions"), rules.seats)
     except ValueError as error:  # Malformed, bad RuleSet, bad deal, bad score...
         return 2, {"ok": False, "error": str(error)}
@@ -58,8 +58,11 @@ def run_scenario(data) -> tuple[int, dict]:
     finished = []
     for index, (seat, action) in enumerate(actions):
         if deals and len(finished) >= len(deals):
-            return 1, {"ok": False, "index": index,
-                       "error": "the hand of the last listed deal is over; no more actions"}
+            return 1, {
+                "ok": False,
+                "index": index,
+                "error": "the hand of the last listed deal is over; no more actions",
+            }
         try:
             state, events = apply(state, seat, action)
         except IllegalAction as error:
@@ -74,8 +77,14 @@ def run_scenario(data) -> tuple[int, dict]:
     if not state.over and not (deals and len(finished) >= len(deals)):
         seat = seats_to_act(state)[0]
         nxt = {"seat": seat, "actions": sorted({a.kind for a in legal_actions(state, seat)})}
-    return 0, {"ok": True, "score": list(state.score), "hands": finished,
-               "match_over": state.over, "match_winner": state.winner, "next": nxt}
+    return 0, {
+        "ok": True,
+        "score": list(state.score),
+        "hands": finished,
+        "match_over": state.over,
+        "match_winner": state.winner,
+        "next": nxt,
+    }
 
 
 def main(argv=None) -> int:

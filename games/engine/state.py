@@ -3,11 +3,12 @@
 The state is plain data in ``__slots__``: tuples shared between versions (copy-on-write), so
 ``apply`` copies a few references and never touches the state it was given.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARD_INDEX, CARD_NAMES, mineiro_strengths, manilha_rank_for_vira, paulista_strengths, parse_card
+from .cards import CARD_INDEX, CARD_NAMES, manilha_rank_for_vira, mineiro_strengths, parse_card, paulista_strengths
 from .rules import RuleSet, facts_for
 
 ACTION_KINDS = ("play", "raise", "accept", "run")
@@ -32,13 +33,13 @@ class Action:
     face_down: bool = False
 
     @classmethod
-    def from_dict(cls, data) -> "Action":
+    def from_dict(cls, data) -> Action:
         """From ``{"do": ..., "card": ..., "face_down": ...}``; ValueError if malformed."""
         if not isinstance(data, dict):
-            raise ValueError("an action must be an object like {\"do\": \"play\", \"card\": \"4C\"}")
+            raise ValueError('an action must be an object like {"do": "play", "card": "4C"}')
         kind = data.get("do")
         if kind not in ACTION_KINDS:
-            raise ValueError(f"\"do\" must be one of {', '.join(ACTION_KINDS)}, not {kind!r}")
+            raise ValueError(f'"do" must be one of {", ".join(ACTION_KINDS)}, not {kind!r}')
         face_down = data.get("face_down", False)
         if not isinstance(face_down, bool):
             raise ValueError(f"face_down must be true or false, not {face_down!r}")
@@ -78,12 +79,34 @@ class MatchState:
     hand of eleven/ten, first one deciding now.
     """
 
-    __slots__ = ("rules", "facts", "rng", "score", "dealer", "hand_number", "fixed_deals",
-                 "hands", "stock", "vira", "strength", "trick", "rounds", "leader", "turn",
-                 "stake", "level", "last_raise_side", "pending", "kind", "deciding",
-                 "last_hand", "over", "winner")
+    __slots__ = (
+        "rules",
+        "facts",
+        "rng",
+        "score",
+        "dealer",
+        "hand_number",
+        "fixed_deals",
+        "hands",
+        "stock",
+        "vira",
+        "strength",
+        "trick",
+        "rounds",
+        "leader",
+        "turn",
+        "stake",
+        "level",
+        "last_raise_side",
+        "pending",
+        "kind",
+        "deciding",
+        "last_hand",
+        "over",
+        "winner",
+    )
 
-    def copy(self) -> "MatchState":
+    def copy(self) -> MatchState:
         new = _blank()
         new.rules = self.rules
         new.facts = self.facts
@@ -112,8 +135,10 @@ class MatchState:
         return new
 
     def __repr__(self):
-        return (f"<MatchState hand {self.hand_number} score {list(self.score)} dealer {self.dealer} "
-                f"turn {self.turn} stake {self.stake}{' over' if self.over else ''}>")
+        return (
+            f"<MatchState hand {self.hand_number} score {list(self.score)} dealer {self.dealer} "
+            f"turn {self.turn} stake {self.stake}{' over' if self.over else ''}>"
+        )
 
     def __eq__(self, other):
         return isinstance(other, MatchState) and to_json(self) == to_json(other)
@@ -140,11 +165,12 @@ def _plays_from_json(plays) -> tuple:
 def encode_deal(deal: dict, facts) -> tuple:
     """Check one fixed deal (``{"hands": [[...]], "vira": ...}``) and return its int form."""
     if not isinstance(deal, dict):
-        raise ValueError("a deal must be an object with \"hands\" (and \"vira\" in Paulista)")
+        raise ValueError('a deal must be an object with "hands" (and "vira" in Paulista)')
     hands = deal.get("hands")
     if not isinstance(hands, list) or len(hands) != facts.seats:
         raise ValueError(f"a deal needs {facts.seats} hands, one per seat")
     from .cards import deck_cards  # local: only used here
+
     in_deck = set(deck_cards(facts.variant, facts.deck))
     seen = set()
 
@@ -200,15 +226,18 @@ def to_json(state: MatchState) -> dict:
         "stock": _names(state.stock),
         "vira": CARD_NAMES[state.vira] if state.vira >= 0 else None,
         "trick": _plays_to_json(state.trick),
-        "rounds": [{"winner_side": side, "winner_seat": seat, "plays": _plays_to_json(plays)}
-                   for side, seat, plays in state.rounds],
+        "rounds": [
+            {"winner_side": side, "winner_seat": seat, "plays": _plays_to_json(plays)}
+            for side, seat, plays in state.rounds
+        ],
         "leader": state.leader,
         "turn": state.turn,
         "stake": state.stake,
         "level": state.level,
         "last_raise_side": state.last_raise_side,
-        "pending": None if pending is None else
-        {"seat": pending[0], "level": pending[1], "answer_seats": list(pending[2])},
+        "pending": None
+        if pending is None
+        else {"seat": pending[0], "level": pending[1], "answer_seats": list(pending[2])},
         "kind": state.kind,
         "deciding": list(state.deciding),
         "last_hand": state.last_hand,

@@ -4,6 +4,7 @@ Built from the full state by copying out the visible parts; nothing here returns
 the RNG, another seat's unplayed cards (except partners' in a hand of eleven/ten) or the
 identity of any face-down card not your own.
 """
+
 from __future__ import annotations
 
 import copy
@@ -46,11 +47,15 @@ def _view(state: MatchState, viewer) -> dict:
     manilha_rank, manilhas = _manilhas(state, t)
 
     partner_hands = {}
-    if (viewer is not None and not over and state.kind == "eleven" and t.rules.partnership
-            and state.score[side] >= t.threshold):
+    if (
+        viewer is not None
+        and not over
+        and state.kind == "eleven"
+        and t.rules.partnership
+        and state.score[side] >= t.threshold
+    ):
         # Hand of eleven/ten: the side at the threshold sees all its members' cards.
-        partner_hands = {str(s): [CARD_NAMES[c] for c in state.hands[s]]
-                         for s in t.side_seats[side] if s != viewer}
+        partner_hands = {str(s): [CARD_NAMES[c] for c in state.hands[s]] for s in t.side_seats[side] if s != viewer}
 
     pending = state.pending
     if over or state.kind != "normal":
@@ -88,18 +93,30 @@ def _view(state: MatchState, viewer) -> dict:
         "cards_left": [len(h) for h in state.hands] if not over else [0] * t.seats,
         "round": len(state.rounds) + 1 if not over else None,
         "trick": [_play_dict(p, viewer) for p in state.trick],
-        "rounds": [{"number": i + 1,
-                    "winner_side": None if ws == TIE else ws,
-                    "winner_seat": None if wseat == TIE else wseat,
-                    "plays": [_play_dict(p, viewer) for p in plays]}
-                   for i, (ws, wseat, plays) in enumerate(state.rounds)] if not over else [],
+        "rounds": [
+            {
+                "number": i + 1,
+                "winner_side": None if ws == TIE else ws,
+                "winner_seat": None if wseat == TIE else wseat,
+                "plays": [_play_dict(p, viewer) for p in plays],
+            }
+            for i, (ws, wseat, plays) in enumerate(state.rounds)
+        ]
+        if not over
+        else [],
         "score": list(state.score),
         "target": t.target,
         "stake": state.stake,
         "next_raise": next_raise,
-        "pending_raise": None if pending is None else {
-            "seat": pending[0], "side": t.side_of[pending[0]], "value": t.ladder[pending[1]],
-            "name": t.raise_names[pending[1]], "answer_seats": list(pending[2])},
+        "pending_raise": None
+        if pending is None
+        else {
+            "seat": pending[0],
+            "side": t.side_of[pending[0]],
+            "value": t.ladder[pending[1]],
+            "name": t.raise_names[pending[1]],
+            "answer_seats": list(pending[2]),
+        },
         "hand_kind": state.kind if not over else None,
         "hand_of_eleven": eleven,
         "iron_hand": state.kind == "iron" and not over,

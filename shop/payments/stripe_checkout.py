@@ -86,6 +86,12 @@ def handle_webhook(payload: bytes, signature_header: str | None) -> Purchase | N
         logger.warning("stripe webhook for unknown purchase %r (session %s)", purchase_id, session.get("id"))
         return None
     if session.get("amount_total") is not None and int(session["amount_total"]) != purchase.price:
-        logger.error("stripe session %s paid %s, purchase %s costs %s", session.get("id"), session["amount_total"], purchase.pk, purchase.price)
+        logger.error(
+            "stripe session %s paid %s, purchase %s costs %s",
+            session.get("id"),
+            session["amount_total"],
+            purchase.pk,
+            purchase.price,
+        )
         return None
     return purchases.complete_paid_purchase(purchase.pk, provider="stripe", provider_reference=session["id"])

@@ -36,8 +36,11 @@ def sign_up_through_the_site(client) -> User:
     user.profile.save()
     # Rows other apps keep about a person, made through their own services where they exist.
     LogEntry.objects.create(
-        user=user, content_type=ContentType.objects.get_for_model(User), object_id=str(user.pk),
-        object_repr="Rico", action_flag=ADDITION,
+        user=user,
+        content_type=ContentType.objects.get_for_model(User),
+        object_id=str(user.pk),
+        object_repr="Rico",
+        action_flag=ADDITION,
     )
     return user
 

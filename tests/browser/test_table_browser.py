@@ -23,8 +23,7 @@ def fast_ai(settings):
 def sign_in(page: Page, server, user):
     client = Client()
     client.force_login(user)
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,
-                               "url": server.url}])
+    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}])
 
 
 def start_match(page: Page, server, **choices):

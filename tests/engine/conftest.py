@@ -1,4 +1,5 @@
 """Fixtures for the engine tests; nothing here needs Django (the engine imports none)."""
+
 from __future__ import annotations
 
 import pytest

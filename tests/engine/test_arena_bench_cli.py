@@ -2,6 +2,7 @@
 
 No timing is asserted: these only pin the output shape with tiny runs.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,9 +18,29 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_arena_module_runs_from_the_command_line():
-    out = subprocess.run([sys.executable, "-m", "games.engine.arena", "--a", "medium", "--b", "random",
-                          "--matches", "4", "--seats", "2", "--variant", "paulista", "--seed", "1"],
-                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "games.engine.arena",
+            "--a",
+            "medium",
+            "--b",
+            "random",
+            "--matches",
+            "4",
+            "--seats",
+            "2",
+            "--variant",
+            "paulista",
+            "--seed",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     lines = out.strip().splitlines()
     assert lines[0] == "arena: medium (A) vs random (B), 4 matches, 2 seats, paulista, dirty deck"
     wins = [int(re.search(r"won +(\d+) of 4 = .*% \(95% CI [\d.]+-[\d.]+%\)", line).group(1)) for line in lines[1:3]]
@@ -28,10 +49,13 @@ def test_arena_module_runs_from_the_command_line():
     assert re.match(r"time: [\d.]+ s \(\d+ matches/s\)", lines[3])
 
 
-@pytest.mark.parametrize("extra, table", [
-    (["--seats", "4", "--variant", "mineiro", "--deck", "clean"], "4 seats, mineiro, clean deck, partnership"),
-    (["--seats", "4", "--no-partnership"], "4 seats, paulista, dirty deck, no partnership"),
-])
+@pytest.mark.parametrize(
+    "extra, table",
+    [
+        (["--seats", "4", "--variant", "mineiro", "--deck", "clean"], "4 seats, mineiro, clean deck, partnership"),
+        (["--seats", "4", "--no-partnership"], "4 seats, paulista, dirty deck, no partnership"),
+    ],
+)
 def test_arena_seats_teams_on_four_seat_tables(capsys, extra, table):
     assert arena.main(["--a", "hard", "--b", "easy", "--matches", "3", *extra]) == 0
     out = capsys.readouterr().out
@@ -46,6 +70,7 @@ def test_arena_refuses_partnership_at_two_seats(capsys):
 
 def test_arena_alternates_sides_so_each_bot_sits_at_side_zero_half_the_time():
     from games.engine import RuleSet
+
     # The same bot on both sides: the result is credited to the right name either way.
     result = arena.run_arena(RuleSet(), "random", "random", 6, seed=5)
     assert sum(result["wins"]) == 6
@@ -61,8 +86,13 @@ def test_wilson_interval_is_sound_at_the_edges():
 
 
 def test_bench_module_runs_from_the_command_line():
-    out = subprocess.run([sys.executable, "-m", "games.engine.bench", "--seconds", "0.05"],
-                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "games.engine.bench", "--seconds", "0.05"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     lines = out.strip().splitlines()
     assert lines[0].startswith("engine, random playouts, one core")
     for seats in ("2 seats", "4 seats"):
@@ -70,8 +100,14 @@ def test_bench_module_runs_from_the_command_line():
             assert any(re.match(rf"  {seats} {variant} +[\d,]+ matches/s +[\d,]+ actions/s", line) for line in lines)
     assert any(line.startswith("bot decisions") for line in lines)
     for level in ("random", "easy", "medium", "hard"):
-        assert any(re.match(rf"  {level} +view\+bot median [\d.]+ ms p99 [\d.]+ ms \| bot alone median [\d.]+ ms "
-                            rf"p99 [\d.]+ ms \(\d+ decisions\)", line) for line in lines), level
+        assert any(
+            re.match(
+                rf"  {level} +view\+bot median [\d.]+ ms p99 [\d.]+ ms \| bot alone median [\d.]+ ms "
+                rf"p99 [\d.]+ ms \(\d+ decisions\)",
+                line,
+            )
+            for line in lines
+        ), level
 
 
 def test_bench_percentile_picks_the_median_and_the_tail():

@@ -1,4 +1,5 @@
 """Bots: always legal, replayable from a seed, view-only, and sensible in hand-built spots."""
+
 from __future__ import annotations
 
 import json
@@ -36,7 +37,9 @@ def assert_legal(view, action):
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=rulesets(), seed=st.integers(0, 2**32), levels=st.lists(st.sampled_from(BOT_LEVELS), min_size=4, max_size=4))
+@given(
+    rules=rulesets(), seed=st.integers(0, 2**32), levels=st.lists(st.sampled_from(BOT_LEVELS), min_size=4, max_size=4)
+)
 def test_every_bot_always_returns_one_of_the_legal_actions(rules, seed, levels):
     state = play_bots(rules, seed, levels, assert_legal)
     assert state.over
@@ -72,7 +75,7 @@ def test_a_bot_replays_the_same_match_from_the_same_seed(level):
     runs = []
     for _ in range(2):
         actions = []
-        play_bots(rules, 77, [level] * 4, lambda view, action: actions.append(action))
+        play_bots(rules, 77, [level] * 4, lambda view, action, actions=actions: actions.append(action))
         runs.append(actions)
     assert runs[0] == runs[1]
 
@@ -94,8 +97,7 @@ def act(state, *steps):
 def test_medium_keeps_the_zap_when_its_partner_already_takes_the_round():
     # Vira 6S: the 7s are manilhas, 7C the zap.  Seat 0 plays last; partner seat 2's 3H is
     # the best card on the table and nobody plays after seat 0.
-    deal = {"hands": [["7C", "4H", "KD"], ["4D", "5C", "6C"], ["3H", "QS", "JS"], ["5S", "6D", "QH"]],
-            "vira": "6S"}
+    deal = {"hands": [["7C", "4H", "KD"], ["4D", "5C", "6C"], ["3H", "QS", "JS"], ["5S", "6D", "QH"]], "vira": "6S"}
     state = new_match(RuleSet(seats=4), 1, dealer=0, deals=[deal])
     state = act(state, (1, "play", "4D"), (2, "raise"), (1, "accept"), (2, "play", "3H"), (3, "play", "5S"))
     view = seat_view(state, 0)
@@ -188,8 +190,9 @@ def test_medium_counts_on_its_unseen_partner_when_answering_a_truco():
 
 def mineiro_ten_view(hand, theirs):
     hands = [hand, ["4D", "5C", "QC"]]
-    state = new_match(RuleSet(variant="mineiro"), 1, dealer=1, score=[10, theirs],
-                      deals=[{"hands": hands, "vira": None}])
+    state = new_match(
+        RuleSet(variant="mineiro"), 1, dealer=1, score=[10, theirs], deals=[{"hands": hands, "vira": None}]
+    )
     view = seat_view(state, 0)
     assert view["hand_of_eleven"] and not view["hand_of_eleven"]["decided"]
     return view
@@ -206,6 +209,7 @@ def test_medium_plays_a_fair_hand_of_ten_against_a_far_side_but_not_against_one_
 
 def test_hand_of_ten_threshold_is_highest_one_base_short_of_the_threshold():
     from games.engine.bots.strategic import eleven_threshold
+
     mineiro = [eleven_threshold("mineiro", 12, theirs) for theirs in range(10)]
     assert mineiro[8] == max(mineiro) == 0.5
     assert all(0.2 <= t <= 0.5 for t in mineiro)
@@ -230,8 +234,9 @@ def test_medium_needs_a_stronger_hand_to_raise_when_its_partner_may_raise_too():
     # of two partners who each raise on their own (bar 0.85).
     hand, others = ["4C", "2H", "5D"], [["4D", "5C", "QC"], ["4S", "5S", "QS"], ["6S", "JS", "KS"]]
     alone = new_match(RuleSet(variant="mineiro"), 1, dealer=1, deals=[{"hands": [hand, others[0]], "vira": None}])
-    partners = new_match(RuleSet(variant="mineiro", seats=4), 1, dealer=3,
-                         deals=[{"hands": [hand] + others, "vira": None}])
+    partners = new_match(
+        RuleSet(variant="mineiro", seats=4), 1, dealer=3, deals=[{"hands": [hand] + others, "vira": None}]
+    )
     for seed in range(10):
         assert choose_action("medium", seat_view(alone, 0), random.Random(seed)) == Action("raise")
         assert choose_action("medium", seat_view(partners, 0), random.Random(seed)).kind == "play"

@@ -1,4 +1,5 @@
 """The API contract the web layer and bots are written against: RuleSet, Action, apply, events, views."""
+
 from __future__ import annotations
 
 import json
@@ -6,8 +7,22 @@ import json
 import pytest
 
 import games.engine as engine
-from games.engine import (Action, IllegalAction, RuleSet, apply, from_json, is_over, legal_actions, match_winner,
-                          new_match, seat_view, seats_to_act, side_of, spectator_view, to_json)
+from games.engine import (
+    Action,
+    IllegalAction,
+    RuleSet,
+    apply,
+    from_json,
+    is_over,
+    legal_actions,
+    match_winner,
+    new_match,
+    seat_view,
+    seats_to_act,
+    side_of,
+    spectator_view,
+    to_json,
+)
 
 STRONG = {"hands": [["3C", "2C", "AC"], ["4D", "5D", "6D"]], "vira": "7D"}
 FOUR = {"hands": [["3C", "2H", "4C"], ["2C", "KC", "4H"], ["3H", "5C", "4S"], ["AC", "KD", "5D"]], "vira": "7D"}
@@ -26,25 +41,42 @@ def act(state, *steps):
 
 # --- RuleSet --------------------------------------------------------------------------------
 
+
 def test_ruleset_defaults_follow_the_rule_book():
-    assert RuleSet().to_dict() == {"variant": "paulista", "deck": "dirty", "seats": 2, "partnership": False,
-                                   "face_down": True, "all_tied": "dealer", "target": 12}
+    assert RuleSet().to_dict() == {
+        "variant": "paulista",
+        "deck": "dirty",
+        "seats": 2,
+        "partnership": False,
+        "face_down": True,
+        "all_tied": "dealer",
+        "target": 12,
+    }
     assert RuleSet(seats=4).partnership is True
     assert RuleSet(variant="mineiro").face_down is False
 
 
 def test_ruleset_round_trips_through_dict():
-    rules = RuleSet(variant="mineiro", deck="clean", seats=4, partnership=False, face_down=True,
-                    all_tied="nobody", target=15)
+    rules = RuleSet(
+        variant="mineiro", deck="clean", seats=4, partnership=False, face_down=True, all_tied="nobody", target=15
+    )
     assert RuleSet.from_dict(rules.to_dict()) == rules
     assert RuleSet.from_dict({}) == RuleSet()
 
 
-@pytest.mark.parametrize("bad, words", [
-    ({"variant": "gaucho"}, "variant"), ({"deck": "sticky"}, "deck"), ({"seats": 3}, "seats"),
-    ({"partnership": True}, "4 seats"), ({"all_tied": "maybe"}, "all_tied"), ({"target": 0}, "target"),
-    ({"face_down": "yes"}, "face_down"), ({"colour": "red"}, "unknown rule option"),
-])
+@pytest.mark.parametrize(
+    "bad, words",
+    [
+        ({"variant": "gaucho"}, "variant"),
+        ({"deck": "sticky"}, "deck"),
+        ({"seats": 3}, "seats"),
+        ({"partnership": True}, "4 seats"),
+        ({"all_tied": "maybe"}, "all_tied"),
+        ({"target": 0}, "target"),
+        ({"face_down": "yes"}, "face_down"),
+        ({"colour": "red"}, "unknown rule option"),
+    ],
+)
 def test_ruleset_from_dict_refuses_bad_options_with_a_clear_value_error(bad, words):
     with pytest.raises(ValueError, match=words):
         RuleSet.from_dict(bad)
@@ -52,14 +84,16 @@ def test_ruleset_from_dict_refuses_bad_options_with_a_clear_value_error(bad, wor
 
 # --- Action ---------------------------------------------------------------------------------
 
+
 def test_action_round_trips_through_dict():
     assert Action.from_dict({"do": "play", "card": "4C", "face_down": True}) == Action("play", "4C", True)
     assert Action.from_dict({"do": "raise"}).to_dict() == {"do": "raise"}
     assert Action("play", "4C").to_dict() == {"do": "play", "card": "4C", "face_down": False}
 
 
-@pytest.mark.parametrize("bad", [{"do": "fly"}, {"do": "play"}, {"do": "play", "card": "9Z"}, "raise",
-                                 {"do": "run", "card": "4C"}])
+@pytest.mark.parametrize(
+    "bad", [{"do": "fly"}, {"do": "play"}, {"do": "play", "card": "9Z"}, "raise", {"do": "run", "card": "4C"}]
+)
 def test_action_from_dict_refuses_malformed_input(bad):
     with pytest.raises(ValueError):
         Action.from_dict(bad)
@@ -74,6 +108,7 @@ def test_illegal_action_is_a_value_error_with_a_reason():
 
 
 # --- new_match, seeds, helpers --------------------------------------------------------------
+
 
 def test_same_seed_same_match_and_dealer_drawn_from_seed():
     a, b = new_match(RuleSet(), 42), new_match(RuleSet(), 42)
@@ -134,17 +169,43 @@ def test_to_json_and_from_json_round_trip_exactly():
 
 # --- events ---------------------------------------------------------------------------------
 
+
 def test_events_of_a_hand_in_the_games_words():
     state = new_match(RuleSet(), 1, dealer=1, deals=[STRONG])
-    state, events = act(state, (0, "raise"), (1, "accept"), (0, "play", "3C"), (1, "play", "4D"),
-                        (0, "play", "2C"), (1, "play", "5D"))
+    state, events = act(
+        state, (0, "raise"), (1, "accept"), (0, "play", "3C"), (1, "play", "4D"), (0, "play", "2C"), (1, "play", "5D")
+    )
     kinds = [e["type"] for e in events]
-    assert kinds == ["raise_asked", "raise_accepted", "card_played", "card_played", "round_won",
-                     "card_played", "card_played", "round_won", "hand_won", "hand_dealt"]
-    assert events[0] | {} == {"type": "raise_asked", "seat": 0, "side": 0, "value": 3, "name": "truco", "stake": 1,
-                              "counter": False, "answer_seats": [1]}
-    assert events[8] == {"type": "hand_won", "hand_number": 1, "side": 0, "points": 3, "reason": "two_rounds",
-                         "score": [3, 0]}
+    assert kinds == [
+        "raise_asked",
+        "raise_accepted",
+        "card_played",
+        "card_played",
+        "round_won",
+        "card_played",
+        "card_played",
+        "round_won",
+        "hand_won",
+        "hand_dealt",
+    ]
+    assert events[0] | {} == {
+        "type": "raise_asked",
+        "seat": 0,
+        "side": 0,
+        "value": 3,
+        "name": "truco",
+        "stake": 1,
+        "counter": False,
+        "answer_seats": [1],
+    }
+    assert events[8] == {
+        "type": "hand_won",
+        "hand_number": 1,
+        "side": 0,
+        "points": 3,
+        "reason": "two_rounds",
+        "score": [3, 0],
+    }
 
 
 def test_face_down_card_event_has_no_card():
@@ -160,17 +221,33 @@ def test_running_event_and_reason():
     assert events[3]["reason"] == "ran_from" and events[3]["side"] == 1
 
 
-@pytest.mark.parametrize("steps, reason", [
-    ([(0, "play", "3C"), (1, "play", "3H"), (0, "play", "2C"), (1, "play", "AH")], "tie_then_round2"),
-    ([(0, "play", "3C"), (1, "play", "AH"), (0, "play", "2C"), (1, "play", "2H")], "round1_then_tie"),
-    ([(0, "play", "3C"), (1, "play", "3H"), (0, "play", "2C"), (1, "play", "2H"), (0, "play", "AC"),
-      (1, "play", "KH")], "ties_then_round3"),
-])
+@pytest.mark.parametrize(
+    "steps, reason",
+    [
+        ([(0, "play", "3C"), (1, "play", "3H"), (0, "play", "2C"), (1, "play", "AH")], "tie_then_round2"),
+        ([(0, "play", "3C"), (1, "play", "AH"), (0, "play", "2C"), (1, "play", "2H")], "round1_then_tie"),
+        (
+            [
+                (0, "play", "3C"),
+                (1, "play", "3H"),
+                (0, "play", "2C"),
+                (1, "play", "2H"),
+                (0, "play", "AC"),
+                (1, "play", "KH"),
+            ],
+            "ties_then_round3",
+        ),
+    ],
+)
 def test_hand_won_reasons_name_the_tie_case(steps, reason):
     deal = {"hands": [["3C", "2C", "AC"], ["3H", "2H", "AH"]], "vira": "7D"}
     if reason in ("round1_then_tie", "ties_then_round3"):
-        deal = {"hands": [["3C", "2C", "AC"], ["3H", "2H", "KH"]] if reason == "ties_then_round3"
-                else [["3C", "2C", "AC"], ["AH", "2H", "KH"]], "vira": "7D"}
+        deal = {
+            "hands": [["3C", "2C", "AC"], ["3H", "2H", "KH"]]
+            if reason == "ties_then_round3"
+            else [["3C", "2C", "AC"], ["AH", "2H", "KH"]],
+            "vira": "7D",
+        }
     if reason == "tie_then_round2":
         deal = {"hands": [["3C", "2C", "AC"], ["3H", "AH", "KH"]], "vira": "7D"}
     state = new_match(RuleSet(), 1, dealer=1, deals=[deal])
@@ -181,13 +258,20 @@ def test_hand_won_reasons_name_the_tie_case(steps, reason):
 
 def test_all_tied_events_dealer_and_void():
     deal = {"hands": [["3C", "2C", "AC"], ["3H", "2H", "AH"]], "vira": "7D"}
-    steps = [(0, "play", "3C"), (1, "play", "3H"), (0, "play", "2C"), (1, "play", "2H"), (0, "play", "AC"),
-             (1, "play", "AH")]
+    steps = [
+        (0, "play", "3C"),
+        (1, "play", "3H"),
+        (0, "play", "2C"),
+        (1, "play", "2H"),
+        (0, "play", "AC"),
+        (1, "play", "AH"),
+    ]
     _, events = act(new_match(RuleSet(), 1, dealer=1, deals=[deal]), *steps)
     assert [e for e in events if e["type"] == "hand_won"][0]["reason"] == "all_tied_dealer"
     _, events = act(new_match(RuleSet(all_tied="nobody"), 1, dealer=1, deals=[deal]), *steps)
     assert [e for e in events if e["type"] == "hand_void"] == [
-        {"type": "hand_void", "hand_number": 1, "reason": "all_tied_nobody"}]
+        {"type": "hand_void", "hand_number": 1, "reason": "all_tied_nobody"}
+    ]
 
 
 def test_eleven_events():
@@ -200,6 +284,7 @@ def test_eleven_events():
 
 
 # --- views ----------------------------------------------------------------------------------
+
 
 def test_seat_view_shows_own_hand_and_counts_of_the_others():
     state = new_match(RuleSet(), 1, dealer=1, deals=[STRONG])
@@ -223,8 +308,12 @@ def test_view_hides_face_down_card_from_others_but_not_its_owner():
     assert "2C" not in json.dumps(seat_view(state, 1))
     assert "2C" not in json.dumps(spectator_view(state))
     assert seat_view(state, 0)["trick"] == [{"seat": 0, "card": "2C", "face_down": True}]
-    assert seat_view(state, 1)["rounds"][0] == {"number": 1, "winner_side": 0, "winner_seat": 0, "plays": [
-        {"seat": 0, "card": "3C", "face_down": False}, {"seat": 1, "card": "4D", "face_down": False}]}
+    assert seat_view(state, 1)["rounds"][0] == {
+        "number": 1,
+        "winner_side": 0,
+        "winner_seat": 0,
+        "plays": [{"seat": 0, "card": "3C", "face_down": False}, {"seat": 1, "card": "4D", "face_down": False}],
+    }
 
 
 def test_last_hand_summary_hides_face_down_cards():
@@ -232,8 +321,10 @@ def test_last_hand_summary_hides_face_down_cards():
     state, _ = act(state, (0, "play", "3C"), (1, "play", "4D"), (0, "play", "2C", True), (1, "play", "5D", True))
     last = seat_view(state, 1)["last_hand"]
     assert last["winner_side"] == 0 and last["points"] == 1 and last["reason"] == "round1_then_tie"
-    assert last["rounds"][1]["plays"] == [{"seat": 0, "card": None, "face_down": True},
-                                          {"seat": 1, "card": None, "face_down": True}]
+    assert last["rounds"][1]["plays"] == [
+        {"seat": 0, "card": None, "face_down": True},
+        {"seat": 1, "card": None, "face_down": True},
+    ]
 
 
 def test_view_mutation_does_not_touch_the_state():
@@ -249,8 +340,14 @@ def test_partner_cards_shown_only_to_the_side_at_eleven():
     assert seat_view(state, 0)["partner_hands"] == {"2": ["3H", "5C", "4S"]}
     assert seat_view(state, 2)["partner_hands"] == {"0": ["3C", "2H", "4C"]}
     assert seat_view(state, 1)["partner_hands"] == {} and "3H" not in json.dumps(seat_view(state, 1))
-    assert seat_view(state, 0)["hand_of_eleven"] == {"sides": [0], "deciding_side": 0, "deciding_seats": [0, 2],
-                                                     "decided": False, "value": 3, "run_value": 1}
+    assert seat_view(state, 0)["hand_of_eleven"] == {
+        "sides": [0],
+        "deciding_side": 0,
+        "deciding_seats": [0, 2],
+        "decided": False,
+        "value": 3,
+        "run_value": 1,
+    }
     assert seat_view(state, 0)["next_raise"] is None
 
 
@@ -264,11 +361,17 @@ def test_iron_hand_shows_no_partner_cards():
 def test_view_names_the_ladder_of_each_variant():
     state = new_match(RuleSet(), 1, dealer=1, deals=[STRONG])
     state, _ = act(state, (0, "raise"), (1, "raise"))
-    assert seat_view(state, 0)["pending_raise"] == {"seat": 1, "side": 1, "value": 6, "name": "six",
-                                                    "answer_seats": [0]}
+    assert seat_view(state, 0)["pending_raise"] == {
+        "seat": 1,
+        "side": 1,
+        "value": 6,
+        "name": "six",
+        "answer_seats": [0],
+    }
     assert seat_view(state, 0)["next_raise"] == {"value": 9, "name": "nine"}
-    mineiro = new_match(RuleSet(variant="mineiro"), 1, dealer=1,
-                        deals=[{"hands": [["3C", "2C", "AC"], ["4D", "5D", "6D"]]}])
+    mineiro = new_match(
+        RuleSet(variant="mineiro"), 1, dealer=1, deals=[{"hands": [["3C", "2C", "AC"], ["4D", "5D", "6D"]]}]
+    )
     mineiro, _ = act(mineiro, (0, "raise"), (1, "raise"))
     assert seat_view(mineiro, 0)["next_raise"] == {"value": 10, "name": "ten"}
     assert seat_view(mineiro, 0)["manilhas"] == ["4C", "7H", "AS", "7D"] and seat_view(mineiro, 0)["vira"] is None
@@ -287,22 +390,52 @@ def test_spectator_view_has_no_hand_and_no_actions():
 def test_view_keys_are_the_documented_ones():
     view = seat_view(new_match(RuleSet(), 1), 0)
     assert set(view) == {
-        "seat", "side", "rules", "seats", "sides", "hand_number", "dealer", "mao", "vira", "manilha_rank",
-        "manilhas", "hand", "partner_hands", "cards_left", "round", "trick", "rounds", "score", "target",
-        "stake", "next_raise", "pending_raise", "hand_kind", "hand_of_eleven", "iron_hand", "turn",
-        "seats_to_act", "legal_actions", "last_hand", "match_over", "match_winner"}
+        "seat",
+        "side",
+        "rules",
+        "seats",
+        "sides",
+        "hand_number",
+        "dealer",
+        "mao",
+        "vira",
+        "manilha_rank",
+        "manilhas",
+        "hand",
+        "partner_hands",
+        "cards_left",
+        "round",
+        "trick",
+        "rounds",
+        "score",
+        "target",
+        "stake",
+        "next_raise",
+        "pending_raise",
+        "hand_kind",
+        "hand_of_eleven",
+        "iron_hand",
+        "turn",
+        "seats_to_act",
+        "legal_actions",
+        "last_hand",
+        "match_over",
+        "match_winner",
+    }
     json.dumps(view)
 
 
 def test_engine_imports_no_django():
     import re
     from pathlib import Path
+
     for path in Path(engine.__file__).parent.glob("*.py"):
         assert not re.search(r"^\s*(import|from)\s+django", path.read_text(), re.M), path
 
 
 def test_random_playout_helper_finishes_matches():
     from games.engine.playout import random_playout
+
     state, count = random_playout(RuleSet(seats=4, partnership=False), 5)
     assert state.over and count > 0
 

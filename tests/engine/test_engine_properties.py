@@ -1,4 +1,5 @@
 """Property-based tests: random legal play over random seeds and RuleSets keeps every invariant."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,18 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (Action, IllegalAction, apply, from_json, legal_actions, new_match,
-                          seat_view, seats_to_act, spectator_view, to_json)
+from games.engine import (
+    Action,
+    IllegalAction,
+    apply,
+    from_json,
+    legal_actions,
+    new_match,
+    seat_view,
+    seats_to_act,
+    spectator_view,
+    to_json,
+)
 from games.engine.cards import CARD_NAMES, deck_cards
 from games.engine.rules import LADDERS
 from tests.engine.strategies import rulesets
@@ -23,9 +34,11 @@ seeds = st.integers(min_value=0, max_value=2**63)
 
 def every_action(state):
     """All actions anyone could try: each card both ways plus raise/accept/run."""
-    return ([Action("play", name) for name in CARD_NAMES[:40:3]] +
-            [Action("play", CARD_NAMES[c], down) for h in state.hands for c in h for down in (False, True)] +
-            [Action("raise"), Action("accept"), Action("run")])
+    return (
+        [Action("play", name) for name in CARD_NAMES[:40:3]]
+        + [Action("play", CARD_NAMES[c], down) for h in state.hands for c in h for down in (False, True)]
+        + [Action("raise"), Action("accept"), Action("run")]
+    )
 
 
 def play_randomly(state, chooser, on_step=None):
@@ -65,7 +78,7 @@ def test_every_card_exists_exactly_once_and_scores_grow_by_allowed_amounts(rules
         if state.vira >= 0:
             cards.append(state.vira)
         assert sorted(cards) == deck
-        grown = [b - a for a, b in zip(before.score, state.score)]
+        grown = [b - a for a, b in zip(before.score, state.score, strict=True)]
         assert all(g >= 0 for g in grown)
         changed = [g for g in grown if g]
         assert len(changed) <= 1 and all(g in allowed for g in changed)

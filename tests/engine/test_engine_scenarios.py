@@ -2,6 +2,7 @@
 
 ``expect.error`` is a substring of the engine's reason (reasons are prose, pinned loosely).
 """
+
 from __future__ import annotations
 
 import json

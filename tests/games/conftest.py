@@ -16,8 +16,9 @@ def _no_background_sweeper(settings):
 
 @pytest.fixture
 def start_match(db):
-    def start(user=None, *, guest_token="", seats=2, partnership=None, variant="paulista", level="medium",
-              seed=7, **rules) -> Match:
+    def start(
+        user=None, *, guest_token="", seats=2, partnership=None, variant="paulista", level="medium", seed=7, **rules
+    ) -> Match:
         ruleset = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership, **rules})
         plans = seat_plans_against_ai(ruleset, level, user=user, guest_token=guest_token)
         return create_match(rules=ruleset, seats=plans, bot_level=level, seed=seed)

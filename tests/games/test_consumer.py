@@ -31,8 +31,14 @@ def session_cookie(user=None) -> str:
 
 async def connect(match, cookie, *extra_headers):
     comm = WebsocketCommunicator(
-        application, f"/ws/match/{match.public_id}/",
-        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"), (b"cookie", cookie.encode()), *extra_headers],
+        application,
+        f"/ws/match/{match.public_id}/",
+        headers=[
+            (b"origin", b"http://127.0.0.1"),
+            (b"host", b"127.0.0.1"),
+            (b"cookie", cookie.encode()),
+            *extra_headers,
+        ],
     )
     connected, _ = await comm.connect()
     assert connected
@@ -44,8 +50,12 @@ def duel(make_user):
     """Two humans head to head (no AI): every move is a test's own choice."""
     ana, bia = make_user("Ana"), make_user("Bia")
     rules = engine.RuleSet(variant="paulista", seats=2)
-    match = create_match(rules=rules, seats=[SeatPlan(user=ana, display_name="Ana"), SeatPlan(user=bia, display_name="Bia")],
-                         bot_level="medium", seed=21)
+    match = create_match(
+        rules=rules,
+        seats=[SeatPlan(user=ana, display_name="Ana"), SeatPlan(user=bia, display_name="Bia")],
+        bot_level="medium",
+        seed=21,
+    )
     return match, ana, bia
 
 
@@ -170,7 +180,10 @@ async def test_acting_for_the_wrong_seat_is_refused(duel):
 
 async def test_someone_elses_match_is_refused_with_an_error_frame_and_closed(duel, make_user):
     match, _, _ = duel
-    for cookie in (await sync_to_async(session_cookie)(None), await sync_to_async(session_cookie)(await sync_to_async(make_user)("Eve"))):
+    for cookie in (
+        await sync_to_async(session_cookie)(None),
+        await sync_to_async(session_cookie)(await sync_to_async(make_user)("Eve")),
+    ):
         comm = await connect(match, cookie)
         frame = await comm.receive_from()
         assert error_code(frame) == "not_your_match"
@@ -187,7 +200,9 @@ async def test_unknown_match_is_refused(make_user):
 
 async def test_foreign_origin_is_rejected(duel):
     match, ana, _ = duel
-    comm = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/", headers=[(b"origin", b"http://evil.example")])
+    comm = WebsocketCommunicator(
+        application, f"/ws/match/{match.public_id}/", headers=[(b"origin", b"http://evil.example")]
+    )
     connected, _ = await comm.connect()
     assert not connected
 
@@ -213,9 +228,14 @@ async def test_many_sockets_join_and_get_their_snapshot_at_once(duel):
     """150 sockets at once (tabs, spectators to come): joining the group must not run out of connections."""
     match, ana, _ = duel
     cookie = await sync_to_async(session_cookie)(ana)
-    comms = [WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
-                                   headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode())])
-             for _ in range(150)]
+    comms = [
+        WebsocketCommunicator(
+            application,
+            f"/ws/match/{match.public_id}/",
+            headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode())],
+        )
+        for _ in range(150)
+    ]
     results = await asyncio.gather(*(c.connect(timeout=30) for c in comms))
     assert all(connected for connected, _ in results)
     frames = await asyncio.gather(*(c.receive_from(timeout=30) for c in comms))

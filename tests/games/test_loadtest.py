@@ -12,8 +12,16 @@ from django.core.management import CommandError, call_command
 from django.db import connections
 
 from games.loadtest import (
-    Report, TableView, assign_urls, format_report, frame_error, frame_version, loopback_endpoint, parse_frame,
-    percentile, summarise_ms,
+    Report,
+    TableView,
+    assign_urls,
+    format_report,
+    frame_error,
+    frame_version,
+    loopback_endpoint,
+    parse_frame,
+    percentile,
+    summarise_ms,
 )
 from games.models import Match
 
@@ -26,15 +34,17 @@ HAND = (
     '<button type="button" class="card-button" ws-send hx-vals=\'{"do": "play", "card": "AS", "v": 17}\' '
     'data-card="AS" aria-label="Play AS"><img src="/static/a.svg" alt=""></button>'
     '</div><label class="face-down-toggle"><input type="checkbox" name="face_down" value="1" data-action="face-down">'
-    ' Play face down</label></form></section>'
+    " Play face down</label></form></section>"
 )
 ACTIONS = (
     '<section id="actions" class="actions-bar" hx-swap-oob="true">'
     '<button type="button" class="raise" ws-send hx-vals=\'{"do": "raise", "v": 17}\' data-action="raise">Truco '
-    '<small>(3)</small></button></section>'
+    "<small>(3)</small></button></section>"
 )
-STATUS = ('<section id="status" class="status" hx-swap-oob="true" data-version="17" aria-live="polite">'
-          '<p class="turn mine" data-turn="me">Your turn</p></section>')
+STATUS = (
+    '<section id="status" class="status" hx-swap-oob="true" data-version="17" aria-live="polite">'
+    '<p class="turn mine" data-turn="me">Your turn</p></section>'
+)
 CLEAR = '<div id="table-message" class="table-message" hx-swap-oob="true" role="alert"></div>'
 
 
@@ -47,7 +57,9 @@ def test_playable_cards_and_actions_are_read_from_their_hx_vals():
     view = TableView()
     view.apply(HAND + ACTIONS + STATUS)
     assert view.legal_actions() == [
-        {"do": "play", "card": "4C", "v": 17}, {"do": "play", "card": "AS", "v": 17}, {"do": "raise", "v": 17},
+        {"do": "play", "card": "4C", "v": 17},
+        {"do": "play", "card": "AS", "v": 17},
+        {"do": "raise", "v": 17},
     ]
 
 
@@ -72,8 +84,10 @@ def test_an_update_keeps_the_regions_it_does_not_carry():
 
 def test_it_is_not_my_turn_when_hand_and_actions_have_no_buttons():
     view = TableView()
-    view.apply('<section id="hand" hx-swap-oob="true"><span class="card-button disabled">x</span></section>'
-               '<section id="actions" hx-swap-oob="true"></section>' + STATUS)
+    view.apply(
+        '<section id="hand" hx-swap-oob="true"><span class="card-button disabled">x</span></section>'
+        '<section id="actions" hx-swap-oob="true"></section>' + STATUS
+    )
     assert view.legal_actions() == []
 
 
@@ -87,7 +101,9 @@ def test_a_result_in_the_status_ends_the_match_but_won_rounds_in_the_trick_do_no
     view = TableView()
     view.apply('<section id="trick"><li data-result="won">1</li></section>' + HAND + STATUS)
     assert not view.finished
-    view.apply('<section id="status" data-version="40"><div class="result won" data-match-result="won"></div></section>')
+    view.apply(
+        '<section id="status" data-version="40"><div class="result won" data-match-result="won"></div></section>'
+    )
     assert view.finished
     assert view.legal_actions() == []
 
@@ -129,8 +145,15 @@ def test_players_are_split_round_robin_between_servers():
 
 
 def test_the_report_lists_every_figure():
-    report = Report(players=2, seconds=1, elapsed=2.0, urls=["http://127.0.0.1:8000"], actions_sent=10,
-                    latencies=[0.01, 0.02], matches_finished=1)
+    report = Report(
+        players=2,
+        seconds=1,
+        elapsed=2.0,
+        urls=["http://127.0.0.1:8000"],
+        actions_sent=10,
+        latencies=[0.01, 0.02],
+        matches_finished=1,
+    )
     report.errors["timeout"] += 1
     text = format_report(report)
     for words in ("players", "actions/s          5.0", "p95", "p99", "max", "matches finished   1", "timeout=1"):
@@ -158,8 +181,19 @@ def test_three_players_play_against_a_live_server_without_errors(live_daphne_wit
 
     def run():
         try:
-            call_command("loadtest_table", "--players", "3", "--seconds", "4", "--seed", "3",
-                         "--url", live_daphne_with_sweeper.url, "--json", stdout=out)
+            call_command(
+                "loadtest_table",
+                "--players",
+                "3",
+                "--seconds",
+                "4",
+                "--seed",
+                "3",
+                "--url",
+                live_daphne_with_sweeper.url,
+                "--json",
+                stdout=out,
+            )
         except BaseException as exc:  # surfaced below, in the test's own thread
             failure.append(exc)
         finally:

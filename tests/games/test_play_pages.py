@@ -8,13 +8,32 @@ from games.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
-FORM = {"mode": "single", "variant": "mineiro", "deck": "clean", "seats": "4", "partnership": "yes",
-        "bot_level": "hard", "face_down": "on", "all_tied": "nobody", "move_seconds": "60"}
+FORM = {
+    "mode": "single",
+    "variant": "mineiro",
+    "deck": "clean",
+    "seats": "4",
+    "partnership": "yes",
+    "bot_level": "hard",
+    "face_down": "on",
+    "all_tied": "nobody",
+    "move_seconds": "60",
+}
 
 
 def test_play_page_offers_every_choice(client):
     html = client.get(reverse("games:play")).content.decode()
-    for name in ("mode", "variant", "deck", "seats", "partnership", "bot_level", "face_down", "all_tied", "move_seconds"):
+    for name in (
+        "mode",
+        "variant",
+        "deck",
+        "seats",
+        "partnership",
+        "bot_level",
+        "face_down",
+        "all_tied",
+        "move_seconds",
+    ):
         assert f'name="{name}"' in html
 
 
@@ -22,8 +41,12 @@ def test_starting_a_match_applies_every_choice_and_opens_the_table(signed_in_cli
     response = signed_in_client.post(reverse("games:play"), FORM)
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == reverse("games:table", args=[match.public_id])
-    assert match.rules == engine.RuleSet(variant="mineiro", deck="clean", seats=4, partnership=True, face_down=True,
-                                         all_tied="nobody").to_dict()
+    assert (
+        match.rules
+        == engine.RuleSet(
+            variant="mineiro", deck="clean", seats=4, partnership=True, face_down=True, all_tied="nobody"
+        ).to_dict()
+    )
     assert match.move_seconds == 60 and match.bot_level == "hard"
     seats = list(match.seats.order_by("number"))
     assert seats[0].user == user and all(s.bot_level == "hard" for s in seats[1:])
@@ -58,8 +81,9 @@ def test_a_tournament_opens_its_first_match(signed_in_client, user):
 
 
 def test_bad_form_values_change_nothing_and_say_why(signed_in_client):
-    response = signed_in_client.post(reverse("games:play"), {**FORM, "seats": "3", "move_seconds": "5"},
-                                     HTTP_ACCEPT_LANGUAGE="en")
+    response = signed_in_client.post(
+        reverse("games:play"), {**FORM, "seats": "3", "move_seconds": "5"}, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 200
     assert "Select a valid choice" in response.content.decode()
     assert not Match.objects.exists()

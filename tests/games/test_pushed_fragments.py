@@ -71,8 +71,13 @@ def hidden_from(state, seat: int) -> set[str]:
 def make_table(make_user, seats: int, *, variant="paulista", partnership=None, score=None, seed=1):
     users = [make_user(f"P{n}_{seed}") for n in range(seats)]
     rules = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership})
-    match = create_match(rules=rules, seats=[SeatPlan(user=u, display_name=u.username) for u in users],
-                         bot_level="medium", seed=seed, score=score)
+    match = create_match(
+        rules=rules,
+        seats=[SeatPlan(user=u, display_name=u.username) for u in users],
+        bot_level="medium",
+        seed=seed,
+        score=score,
+    )
     return match, users
 
 
@@ -86,9 +91,11 @@ async def open_sockets(match, users):
     comms, clients = [], []
     for user in users:
         client, cookie = await sync_to_async(login_cookie)(user)
-        comm = WebsocketCommunicator(application, f"/ws/match/{match.public_id}/",
-                                     headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode()),
-                                              (b"accept-language", b"en")])
+        comm = WebsocketCommunicator(
+            application,
+            f"/ws/match/{match.public_id}/",
+            headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode()), (b"accept-language", b"en")],
+        )
         assert (await comm.connect())[0]
         comms.append(comm)
         clients.append(client)
@@ -167,9 +174,12 @@ async def test_pushed_fragments_rebuild_the_page_in_a_four_seat_team_match(make_
     ],
 )
 @pytest.mark.asyncio
-async def test_no_frame_to_any_socket_shows_a_card_its_viewer_may_not_see(make_user, seats, variant, partnership, score):
-    match, users = await sync_to_async(make_table)(make_user, seats, variant=variant, partnership=partnership,
-                                                   score=score, seed=9)
+async def test_no_frame_to_any_socket_shows_a_card_its_viewer_may_not_see(
+    make_user, seats, variant, partnership, score
+):
+    match, users = await sync_to_async(make_table)(
+        make_user, seats, variant=variant, partnership=partnership, score=score, seed=9
+    )
     checked, eleven_frames = await drive(match, users, steps=600, seed=3, check_fragments=False)
     assert checked >= 2 * seats
     if score == [11, 3]:
@@ -186,4 +196,7 @@ def test_leak_scanner_finds_a_card_in_a_frame():
 def test_oob_application_replaces_by_id():
     page = '<x><section id="status" data-version="1">a</section><section id="hand">h</section></x>'
     frame = '<section id="status" hx-swap-oob="true" data-version="2">b</section>'
-    assert apply_oob(page, frame) == '<x><section id="status" data-version="2">b</section><section id="hand">h</section></x>'
+    assert (
+        apply_oob(page, frame)
+        == '<x><section id="status" data-version="2">b</section><section id="hand">h</section></x>'
+    )

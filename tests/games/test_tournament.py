@@ -95,7 +95,9 @@ def test_a_real_stage_match_played_out_advances_or_ends_the_tournament(user):
 def test_tournament_page_shows_the_bracket(signed_in_client, user):
     tournament = start_tournament(user, RULES)
     finish(current_match(tournament), human_wins=True)
-    html = signed_in_client.get(reverse("games:tournament", args=[tournament.public_id]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    html = signed_in_client.get(
+        reverse("games:tournament", args=[tournament.public_id]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
     assert 'data-stage="0" data-state="won"' in html
     assert 'data-stage="1" data-state="playing"' in html
     assert 'data-stage="3" data-state="upcoming"' in html
@@ -110,6 +112,8 @@ def test_someone_elses_tournament_is_404(client, user, make_user):
 def test_a_stage_table_names_its_stage_and_links_the_bracket(signed_in_client, user):
     tournament = start_tournament(user, RULES)
     match = current_match(tournament)
-    html = signed_in_client.get(reverse("games:table", args=[match.public_id]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    html = signed_in_client.get(
+        reverse("games:table", args=[match.public_id]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
     assert "Tournament: Round of 16" in html
     assert reverse("games:tournament", args=[tournament.public_id]) in html

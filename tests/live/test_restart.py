@@ -19,8 +19,11 @@ PLAYABLE = re.compile(r"hx-vals='(\{\"do\": \"play\"[^']*)'")
 
 
 def open_socket(server, match, cookie):
-    return connect(f"{server.ws_url}/ws/match/{match.public_id}/",
-                   additional_headers={"Origin": server.url, "Cookie": cookie}, open_timeout=10)
+    return connect(
+        f"{server.ws_url}/ws/match/{match.public_id}/",
+        additional_headers={"Origin": server.url, "Cookie": cookie},
+        open_timeout=10,
+    )
 
 
 def wait_for(ws, predicate, timeout=15.0):

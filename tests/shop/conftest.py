@@ -14,9 +14,14 @@ def make_item(db):
     def make(kind="avatar", *, price=50, price_currency="coins", grant_amount=0, **extra):
         n = next(counter)
         defaults = dict(
-            slug=f"test-{kind.replace('_', '-')}-{n}", kind=kind, name_en=f"Test {kind} {n}",
-            name_pt_br=f"Teste {kind} {n}", price=price, price_currency=price_currency,
-            grant_amount=grant_amount, static_image="shop/avatars/rei.svg",
+            slug=f"test-{kind.replace('_', '-')}-{n}",
+            kind=kind,
+            name_en=f"Test {kind} {n}",
+            name_pt_br=f"Teste {kind} {n}",
+            price=price,
+            price_currency=price_currency,
+            grant_amount=grant_amount,
+            static_image="shop/avatars/rei.svg",
             face_style="night" if kind == "deck" else "",
         )
         defaults.update(extra)

@@ -66,4 +66,11 @@ def test_parallel_debits_keep_the_ledger_consistent(make_user):
     results, errors = run_in_threads(8, lambda n: wallet.change_balance(buyer, wallet.COINS, -15, reason="room_entry"))
     assert len(results) == 6 and len(errors) == 2
     assert wallet.balance(buyer, wallet.COINS) == 10
-    assert sorted(e.balance_after for e in LedgerEntry.objects.filter(wallet__user=buyer, reason="room_entry")) == [10, 25, 40, 55, 70, 85]
+    assert sorted(e.balance_after for e in LedgerEntry.objects.filter(wallet__user=buyer, reason="room_entry")) == [
+        10,
+        25,
+        40,
+        55,
+        70,
+        85,
+    ]

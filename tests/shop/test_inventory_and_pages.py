@@ -53,13 +53,17 @@ def test_pressing_an_owned_deck_equips_it_for_the_table(signed_in_client, user, 
     buy(user, deck)
     signed_in_client.post(reverse("shop:equip"), {"item": deck.slug})
     assert selectors.equipped_deck(user) == {
-        "slug": deck.slug, "back_url": "/static/shop/decks/night.svg", "face_style": "night"
+        "slug": deck.slug,
+        "back_url": "/static/shop/decks/night.svg",
+        "face_style": "night",
     }
 
 
 def test_guests_get_the_default_deck():
     assert selectors.equipped_deck(None) == {
-        "slug": "classic", "back_url": "/static/shop/decks/classic.svg", "face_style": "classic"
+        "slug": "classic",
+        "back_url": "/static/shop/decks/classic.svg",
+        "face_style": "classic",
     }
 
 

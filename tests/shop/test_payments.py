@@ -13,8 +13,7 @@ from django.urls import reverse
 
 from shop import purchases, wallet
 from shop.models import LedgerEntry, Purchase
-from shop.payments import PaymentUnavailable, get_provider
-from shop.payments import stripe_checkout
+from shop.payments import PaymentUnavailable, get_provider, stripe_checkout
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +26,7 @@ def gem_pack(make_item):
 
 
 # --- demo -------------------------------------------------------------------------------------
+
 
 def test_demo_provider_credits_gems_at_once_in_development(signed_in_client, user, gem_pack, settings):
     settings.DEBUG, settings.PAYMENTS_PROVIDER = True, "demo"
@@ -56,10 +56,16 @@ def test_demo_flag_comes_from_the_environment():
 
     code = "import django; django.setup(); from django.conf import settings as s; print(s.PAYMENTS_DEMO_ENABLED)"
     assert run_with_env(code, DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="t.example").stdout.strip() == "False"
-    assert run_with_env(code, DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="t.example", PAYMENTS_DEMO_ENABLED="1").stdout.strip() == "True"
+    assert (
+        run_with_env(
+            code, DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="t.example", PAYMENTS_DEMO_ENABLED="1"
+        ).stdout.strip()
+        == "True"
+    )
 
 
 # --- Stripe -----------------------------------------------------------------------------------
+
 
 class FakeStripeHTTP(stripe.HTTPClient):
     """Answers Stripe API calls from memory and records them: the network is never touched."""
@@ -72,7 +78,11 @@ class FakeStripeHTTP(stripe.HTTPClient):
 
     def request(self, method, url, headers, post_data=None, *, _usage=None):
         self.calls.append((method, url, headers, post_data))
-        body = {"id": "cs_test_123", "object": "checkout.session", "url": "https://checkout.stripe.com/c/pay/cs_test_123"}
+        body = {
+            "id": "cs_test_123",
+            "object": "checkout.session",
+            "url": "https://checkout.stripe.com/c/pay/cs_test_123",
+        }
         return json.dumps(body), 200, {"request-id": "req_1"}
 
     def close(self):
@@ -97,14 +107,22 @@ def signed(payload: str, secret: str = WEBHOOK_SECRET, timestamp: int | None = N
 
 
 def paid_event(purchase, event_id="evt_1", amount=None) -> str:
-    return json.dumps({
-        "id": event_id, "type": "checkout.session.completed",
-        "data": {"object": {
-            "id": purchase.provider_reference or "cs_test_123", "object": "checkout.session",
-            "payment_status": "paid", "amount_total": purchase.price if amount is None else amount,
-            "client_reference_id": str(purchase.pk), "metadata": {"purchase_id": str(purchase.pk)},
-        }},
-    })
+    return json.dumps(
+        {
+            "id": event_id,
+            "type": "checkout.session.completed",
+            "data": {
+                "object": {
+                    "id": purchase.provider_reference or "cs_test_123",
+                    "object": "checkout.session",
+                    "payment_status": "paid",
+                    "amount_total": purchase.price if amount is None else amount,
+                    "client_reference_id": str(purchase.pk),
+                    "metadata": {"purchase_id": str(purchase.pk)},
+                }
+            },
+        }
+    )
 
 
 def post_webhook(client, payload, signature):
@@ -113,7 +131,9 @@ def post_webhook(client, payload, signature):
     )
 
 
-def test_buying_gems_with_stripe_creates_a_checkout_session_and_redirects_to_it(signed_in_client, user, gem_pack, stripe_on):
+def test_buying_gems_with_stripe_creates_a_checkout_session_and_redirects_to_it(
+    signed_in_client, user, gem_pack, stripe_on
+):
     response = signed_in_client.post(reverse("shop:buy", args=[gem_pack.slug]), {"token": uuid.uuid4().hex})
     assert response.status_code == 302
     assert response["Location"] == "https://checkout.stripe.com/c/pay/cs_test_123"

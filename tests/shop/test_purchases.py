@@ -19,7 +19,9 @@ def key():
 def snapshot(user):
     return (
         {c: wallet.balance(user, c) for c in wallet.CURRENCIES},
-        LedgerEntry.objects.count(), Purchase.objects.count(), Ownership.objects.count(),
+        LedgerEntry.objects.count(),
+        Purchase.objects.count(),
+        Ownership.objects.count(),
     )
 
 
@@ -96,7 +98,9 @@ def test_item_outside_its_availability_window_cannot_be_bought(user, make_item, 
     if window == "not_yet":
         item = make_item("avatar", price=10, available_from=now + timedelta(days=1))
     else:
-        item = make_item("avatar", price=10, available_from=now - timedelta(days=9), available_until=now - timedelta(days=1))
+        item = make_item(
+            "avatar", price=10, available_from=now - timedelta(days=9), available_until=now - timedelta(days=1)
+        )
     before = snapshot(user)
     with pytest.raises(purchases.NotOnSale):
         purchases.buy(user, item, idempotency_key=key())
@@ -104,7 +108,9 @@ def test_item_outside_its_availability_window_cannot_be_bought(user, make_item, 
 
 
 def test_item_inside_its_window_can_be_bought(user, make_item, now):
-    item = make_item("avatar", price=10, available_from=now - timedelta(days=1), available_until=now + timedelta(days=1))
+    item = make_item(
+        "avatar", price=10, available_from=now - timedelta(days=1), available_until=now + timedelta(days=1)
+    )
     assert purchases.buy(user, item, idempotency_key=key()).status == "completed"
 
 
@@ -128,6 +134,7 @@ def test_real_money_items_cannot_be_bought_from_the_wallet(user, make_item):
 
 # --- through the pages ------------------------------------------------------------------------
 
+
 def confirm_token(client, item) -> str:
     html = client.get(reverse("shop:item", args=[item.slug])).content.decode()
     return html.split('name="token" value="')[1].split('"')[0]
@@ -136,7 +143,9 @@ def confirm_token(client, item) -> str:
 def test_press_item_then_confirm_buys_it_and_shows_the_result(signed_in_client, user, make_item):
     item = make_item("avatar", price=30)
     token = confirm_token(signed_in_client, item)
-    response = signed_in_client.post(reverse("shop:buy", args=[item.slug]), {"token": token}, follow=True, HTTP_ACCEPT_LANGUAGE="en")
+    response = signed_in_client.post(
+        reverse("shop:buy", args=[item.slug]), {"token": token}, follow=True, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 200
     assert f"You bought {item.name_en}." in response.content.decode()
     assert wallet.balance(user, wallet.COINS) == 70

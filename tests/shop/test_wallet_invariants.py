@@ -14,7 +14,12 @@ pytestmark = pytest.mark.django_db
 
 operation = st.one_of(
     st.tuples(st.just("change"), st.integers(0, 2), st.sampled_from(wallet.CURRENCIES), st.integers(-150, 150)),
-    st.tuples(st.just("buy"), st.integers(0, 2), st.sampled_from(["coins-500", "blue-5-coins", "blue-10-gems", "boina", "night"]), st.none()),
+    st.tuples(
+        st.just("buy"),
+        st.integers(0, 2),
+        st.sampled_from(["coins-500", "blue-5-coins", "blue-10-gems", "boina", "night"]),
+        st.none(),
+    ),
     st.tuples(st.just("repeat_key"), st.integers(0, 2), st.sampled_from(wallet.CURRENCIES), st.integers(1, 20)),
 )
 

@@ -15,7 +15,11 @@ def test_credit_raises_balance_and_writes_a_ledger_line_with_balance_after(user)
     entry = wallet.change_balance(user, wallet.GEMS, 7, reason="match_reward", reference="match:12")
     assert wallet.balance(user, wallet.GEMS) == before + 7
     assert (entry.currency, entry.amount, entry.balance_after, entry.reason, entry.reference) == (
-        "gems", 7, before + 7, "match_reward", "match:12"
+        "gems",
+        7,
+        before + 7,
+        "match_reward",
+        "match:12",
     )
     assert entry.wallet.user == user
 

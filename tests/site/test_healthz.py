@@ -24,7 +24,10 @@ def test_healthz_is_200_when_database_and_channel_layer_answer(client, fresh_lay
 def test_healthz_is_503_when_the_channel_layer_is_unreachable(client, settings, fresh_layers):
     # A real Redis layer pointed at a port where nothing listens.
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]}}
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
+        }
     }
     response = client.get("/healthz")
     assert response.status_code == 503

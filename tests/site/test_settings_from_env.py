@@ -16,7 +16,16 @@ PROBE = (
     "'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS, 'email': s.EMAIL_BACKEND, 'csrf': s.CSRF_TRUSTED_ORIGINS, "
     "'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE']}))"
 )
-CLEAN_KEYS = ("TEST_DB_NAME", "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS", "EMAIL_HOST")
+CLEAN_KEYS = (
+    "TEST_DB_NAME",
+    "DATABASE_URL",
+    "REDIS_URL",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "EMAIL_HOST",
+)
 
 
 def run_with_env(code: str, **env: str) -> subprocess.CompletedProcess:
@@ -50,7 +59,9 @@ def test_database_url_selects_postgresql_with_kept_connections():
 
 
 def test_redis_url_selects_the_redis_pubsub_channel_layer():
-    assert settings_with(REDIS_URL="redis://127.0.0.1:6379/0")["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert (
+        settings_with(REDIS_URL="redis://127.0.0.1:6379/0")["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    )
 
 
 def test_hosts_and_trusted_origins_come_from_env():

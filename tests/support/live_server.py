@@ -49,7 +49,7 @@ class LiveDaphne:
     def ws_url(self) -> str:
         return f"ws://{self.host}:{self.port}"
 
-    def start(self) -> "LiveDaphne":
+    def start(self) -> LiveDaphne:
         get_application = partial(make_application, static_wrapper=ASGIStaticFilesHandler)
         # STACK_NOTES pitfall 4: fork with the DB unblocked or the child's ORM calls are refused.
         with self._blocker.unblock():

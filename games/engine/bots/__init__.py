@@ -3,6 +3,7 @@
 ``choose_action(level, view, rng)`` is the one entry point the web layer and the arena use;
 every decision draws its randomness from ``rng``, so a seeded match replays exactly.
 """
+
 from __future__ import annotations
 
 import random

@@ -3,6 +3,7 @@
 Everything here is computed from the ``seat_view`` dict alone (never the full state), so a bot
 cannot see a hidden card by accident.  ``Reading`` is built once per decision.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -40,9 +41,29 @@ class Reading:
     bot estimates what the others may hold (a sharper picture of the hand).
     """
 
-    __slots__ = ("view", "seat", "side", "seats", "side_of", "strength", "hand", "unseen", "weaker",
-                 "opponents_per_round", "partner_cards", "results", "trick", "trick_best", "trick_best_side",
-                 "opps_left", "partner_left", "me_played", "dealer_side", "partnership", "all_tied_dealer")
+    __slots__ = (
+        "view",
+        "seat",
+        "side",
+        "seats",
+        "side_of",
+        "strength",
+        "hand",
+        "unseen",
+        "weaker",
+        "opponents_per_round",
+        "partner_cards",
+        "results",
+        "trick",
+        "trick_best",
+        "trick_best_side",
+        "opps_left",
+        "partner_left",
+        "me_played",
+        "dealer_side",
+        "partnership",
+        "all_tied_dealer",
+    )
 
     def __init__(self, view: dict, track_played: bool = True):
         self.view = view
@@ -59,8 +80,9 @@ class Reading:
         self.all_tied_dealer = rules["all_tied"] == "dealer"
         self.strength = st = strength_table(tuple(view["manilhas"]))
         self.hand = sorted(view["hand"], key=st.__getitem__)  # weakest first
-        self.partner_cards = sorted((c for cards in view["partner_hands"].values() for c in cards),
-                                    key=st.__getitem__, reverse=True)
+        self.partner_cards = sorted(
+            (c for cards in view["partner_hands"].values() for c in cards), key=st.__getitem__, reverse=True
+        )
 
         known = set(view["hand"])
         known.update(self.partner_cards)
@@ -83,8 +105,10 @@ class Reading:
         self.opponents_per_round = sum(1 for s in range(n) if side_of[s] != side)
 
         self.dealer_side = MY_SIDE if side_of[view["dealer"]] == side else THEIR_SIDE
-        self.results = [TIE if r["winner_side"] is None else (MY_SIDE if r["winner_side"] == side else THEIR_SIDE)
-                        for r in view["rounds"]]
+        self.results = [
+            TIE if r["winner_side"] is None else (MY_SIDE if r["winner_side"] == side else THEIR_SIDE)
+            for r in view["rounds"]
+        ]
         self.trick = view["trick"]
         best, best_side = -1, None
         for play in self.trick:
@@ -157,7 +181,7 @@ class Reading:
             return self._win_chance_after(self.current_round_chance(None), hand)
         best = 0.0
         for i, card in enumerate(hand):
-            rest = hand[:i] + hand[i + 1:]
+            rest = hand[:i] + hand[i + 1 :]
             p = self._win_chance_after(self.current_round_chance(card), rest)
             if p > best:
                 best = p
@@ -180,7 +204,7 @@ def _hand_chance(results, chances, all_tied_dealer, dealer_side) -> float:
     total = 0.0
     for outcome in product((MY_SIDE, THEIR_SIDE), repeat=len(chances)):
         weight = 1.0
-        for o, p in zip(outcome, chances):
+        for o, p in zip(outcome, chances, strict=True):
             weight *= p if o == MY_SIDE else 1.0 - p
         if weight == 0.0:
             continue

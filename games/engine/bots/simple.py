@@ -1,4 +1,5 @@
 """The two light bots: ``random`` (any legal action) and ``easy`` (plays plain and honest)."""
+
 from __future__ import annotations
 
 import random

@@ -10,6 +10,7 @@ from the other side as a sign of strength, and turns each raise / accept / run /
 decision into a comparison of match-winning chances at the current score (so it bets
 differently at 0-0 than at 10-11).
 """
+
 from __future__ import annotations
 
 import random
@@ -21,15 +22,27 @@ from .reading import MY_SIDE, THEIR_SIDE, Reading
 class Judgement:
     """The numbers that set how a level bets; play itself is shared."""
 
-    def __init__(self, *, track_played, raise_at, bluff, reraise_at, accept_at, eleven_at, by_score,
-                 respect_raise, eleven_by_score=False, partner_raise_at=None):
+    def __init__(
+        self,
+        *,
+        track_played,
+        raise_at,
+        bluff,
+        reraise_at,
+        accept_at,
+        eleven_at,
+        by_score,
+        respect_raise,
+        eleven_by_score=False,
+        partner_raise_at=None,
+    ):
         self.track_played = track_played
-        self.raise_at = raise_at        # raise on my turn from this chance to win the hand
-        self.bluff = bluff              # chance of raising a weak hand at the first raise
-        self.reraise_at = reraise_at    # answer a raise with a raise from this chance
-        self.accept_at = accept_at      # accept a raise from this chance
-        self.eleven_at = eleven_at      # play a hand of eleven/ten from this chance
-        self.by_score = by_score        # decide by match-winning chance at this score
+        self.raise_at = raise_at  # raise on my turn from this chance to win the hand
+        self.bluff = bluff  # chance of raising a weak hand at the first raise
+        self.reraise_at = reraise_at  # answer a raise with a raise from this chance
+        self.accept_at = accept_at  # accept a raise from this chance
+        self.eleven_at = eleven_at  # play a hand of eleven/ten from this chance
+        self.by_score = by_score  # decide by match-winning chance at this score
         self.respect_raise = respect_raise  # shade my chance down when the other side raised
         # In a partnership each partner raises on its own, so the side raises whenever either one is
         # confident: each seat's bar is higher (None: the same as raise_at).
@@ -37,11 +50,29 @@ class Judgement:
         self.eleven_by_score = eleven_by_score  # hand of eleven/ten: threshold from the others' score
 
 
-MEDIUM = Judgement(track_played=False, raise_at=0.72, bluff=0.07, reraise_at=0.85, accept_at=0.05,
-                   eleven_at=0.38, by_score=False, respect_raise=1.0, eleven_by_score=True,
-                   partner_raise_at=0.85)
-HARD = Judgement(track_played=True, raise_at=0.75, bluff=0.05, reraise_at=0.8, accept_at=0.05,
-                 eleven_at=0.42, by_score=True, respect_raise=0.6, partner_raise_at=0.85)
+MEDIUM = Judgement(
+    track_played=False,
+    raise_at=0.72,
+    bluff=0.07,
+    reraise_at=0.85,
+    accept_at=0.05,
+    eleven_at=0.38,
+    by_score=False,
+    respect_raise=1.0,
+    eleven_by_score=True,
+    partner_raise_at=0.85,
+)
+HARD = Judgement(
+    track_played=True,
+    raise_at=0.75,
+    bluff=0.05,
+    reraise_at=0.8,
+    accept_at=0.05,
+    eleven_at=0.42,
+    by_score=True,
+    respect_raise=0.6,
+    partner_raise_at=0.85,
+)
 
 
 def medium_bot(view: dict, rng: random.Random) -> dict:
@@ -66,6 +97,7 @@ def decide(view: dict, rng: random.Random, judgement: Judgement) -> dict:
 
 
 # --- betting ------------------------------------------------------------------------------------
+
 
 def _only(legal, kind):
     return next(a for a in legal if a["do"] == kind)
@@ -96,8 +128,7 @@ def _wants_to_raise(reading, rng, judgement) -> bool:
     elif p >= raise_at:
         return True
     # A bluff now and then: only as the first raise of the hand, before the last round.
-    return (view["stake"] == _base(view) and len(reading.results) < 2 and p < 0.3
-            and rng.random() < judgement.bluff)
+    return view["stake"] == _base(view) and len(reading.results) < 2 and p < 0.3 and rng.random() < judgement.bluff
 
 
 def _base(view):
@@ -146,7 +177,9 @@ def _decide_hand_of_eleven(reading, legal, judgement):
         return _only(legal, "accept" if play >= run else "run")
     if judgement.eleven_by_score:
         mine, theirs = _scores(reading)
-        needed = eleven_threshold(view["rules"]["variant"], view["target"], theirs) if theirs < mine else judgement.eleven_at
+        needed = (
+            eleven_threshold(view["rules"]["variant"], view["target"], theirs) if theirs < mine else judgement.eleven_at
+        )
         return _only(legal, "accept" if p >= needed else "run")
     return _only(legal, "accept" if p >= judgement.eleven_at else "run")
 
@@ -218,6 +251,7 @@ def match_chances(variant: str, target: int):
 
 
 # --- card play ----------------------------------------------------------------------------------
+
 
 def choose_card(reading: Reading, legal) -> dict:
     """The card to play now: lead strong, win cheaply, never waste a card on a settled round."""

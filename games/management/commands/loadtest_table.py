@@ -32,7 +32,13 @@ from django.db import connections, transaction
 from accounts.signals import account_deleting
 from games import engine
 from games.loadtest import (
-    Report, TableView, assign_urls, format_report, frame_error, frame_version, loopback_endpoint,
+    Report,
+    TableView,
+    assign_urls,
+    format_report,
+    frame_error,
+    frame_version,
+    loopback_endpoint,
 )
 from games.matchmaking import seat_plans_against_ai
 from games.models import BotLevel, Match
@@ -114,7 +120,8 @@ def remove_load_accounts(prefix: str, session_keys: list[str] | None = None) -> 
     with transaction.atomic():
         list(Match.objects.select_for_update().filter(pk__in=match_ids).values_list("pk", flat=True))
         Match.objects.filter(pk__in=match_ids, status=Match.Status.ACTIVE).update(
-            status=Match.Status.ABANDONED, deadline=None, deadline_seat=None)
+            status=Match.Status.ABANDONED, deadline=None, deadline_seat=None
+        )
     with transaction.atomic():
         Match.objects.filter(pk__in=match_ids).delete()
         if session_keys is not None:
@@ -132,8 +139,9 @@ def remove_load_accounts(prefix: str, session_keys: list[str] | None = None) -> 
 class LoadRun:
     """The asynchronous part: every player's socket, moves and timings, until the time is up."""
 
-    def __init__(self, players: list[Player], fleet: Fleet, *, seconds: float, think_ms: int, one_match: bool,
-                 report: Report):
+    def __init__(
+        self, players: list[Player], fleet: Fleet, *, seconds: float, think_ms: int, one_match: bool, report: Report
+    ):
         self.players = players
         self.fleet = fleet
         self.seconds = seconds
@@ -184,10 +192,15 @@ class LoadRun:
         opened = time.perf_counter()
         try:
             ws = await websockets.connect(
-                url, origin=player.origin, additional_headers={"Cookie": player.cookie},
-                open_timeout=ACTION_TIMEOUT_S, max_size=2 ** 20, ping_interval=None, close_timeout=2,
+                url,
+                origin=player.origin,
+                additional_headers={"Cookie": player.cookie},
+                open_timeout=ACTION_TIMEOUT_S,
+                max_size=2**20,
+                ping_interval=None,
+                close_timeout=2,
             )
-        except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException):
+        except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
             self.count("connect_failed")
             return "retry"
         try:
@@ -205,7 +218,7 @@ class LoadRun:
         view = TableView()
         try:
             snapshot = await asyncio.wait_for(ws.recv(), ACTION_TIMEOUT_S)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.count("timeout")
             return "reconnect"
         error = frame_error(view.apply(snapshot))
@@ -225,7 +238,7 @@ class LoadRun:
                 waiting_since = waiting_since or time.perf_counter()
                 try:
                     frame = await asyncio.wait_for(ws.recv(), min(IDLE_TIMEOUT_S, self.remaining()))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     if self.time_up():
                         return "time"
                     self.count("stalled")
@@ -257,9 +270,9 @@ class LoadRun:
             left = sent + ACTION_TIMEOUT_S - time.perf_counter()
             try:
                 if left <= 0:
-                    raise asyncio.TimeoutError
+                    raise TimeoutError
                 frame = await asyncio.wait_for(ws.recv(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.count("timeout")
                 return False
             regions = view.apply(frame)
@@ -275,24 +288,33 @@ class LoadRun:
 
 
 class Command(BaseCommand):
-    help = ("Load-test the live table: N players, each in its own match against the AI, over real WebSockets "
-            "against a running daphne on this machine (same DATABASE_URL). Prints action→update latency.")
+    help = (
+        "Load-test the live table: N players, each in its own match against the AI, over real WebSockets "
+        "against a running daphne on this machine (same DATABASE_URL). Prints action→update latency."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=100, help="simulated players (default 100)")
         parser.add_argument("--seconds", type=float, default=30, help="how long they play (default 30)")
-        parser.add_argument("--url", default="http://127.0.0.1:8000",
-                            help="the running daphne; a comma-separated list splits the players round-robin")
+        parser.add_argument(
+            "--url",
+            default="http://127.0.0.1:8000",
+            help="the running daphne; a comma-separated list splits the players round-robin",
+        )
         parser.add_argument("--seats", type=int, choices=(2, 4), default=2)
         parser.add_argument("--level", choices=BotLevel.values, default=BotLevel.EASY)
         parser.add_argument("--variant", choices=engine.rules.VARIANTS, default="paulista")
         parser.add_argument("--think-ms", type=int, default=0, help="pause before each move (default 0)")
         parser.add_argument("--seed", type=int, default=None, help="fixes the deals and the players' choices")
-        parser.add_argument("--one-match", action="store_true",
-                            help="a player stops after its match ends instead of starting a new one")
+        parser.add_argument(
+            "--one-match", action="store_true", help="a player stops after its match ends instead of starting a new one"
+        )
         parser.add_argument("--keep", action="store_true", help="keep the run's accounts and matches")
-        parser.add_argument("--cleanup", action="store_true",
-                            help="only delete the accounts and matches left by earlier runs, then exit")
+        parser.add_argument(
+            "--cleanup",
+            action="store_true",
+            help="only delete the accounts and matches left by earlier runs, then exit",
+        )
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
     def handle(self, *args, **options):
@@ -317,8 +339,9 @@ class Command(BaseCommand):
         report = Report(players=players, seconds=seconds, elapsed=0.0, urls=urls)
         try:
             created = fleet.create_players(endpoints)
-            run = LoadRun(created, fleet, seconds=seconds, think_ms=think_ms, one_match=options["one_match"],
-                          report=report)
+            run = LoadRun(
+                created, fleet, seconds=seconds, think_ms=think_ms, one_match=options["one_match"], report=report
+            )
             asyncio.run(run.run())
             self.stdout.write(json.dumps(report.as_dict()) if options["json"] else format_report(report))
         finally:
