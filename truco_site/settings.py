@@ -102,6 +102,23 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# PostgreSQL: at most DATABASE_POOL_SIZE connections per process, whatever the concurrency. Under
+# daphne every HTTP request runs in a thread of its own, and a connection kept open per thread
+# (CONN_MAX_AGE) outlived its thread: 100 parallel requests left one process holding ~100-200
+# connections. With psycopg's pool a thread borrows a connection for one request (or one
+# database call of the table's socket) and gives it back; a request beyond the bound waits for
+# one (up to DATABASE_POOL_TIMEOUT_S, then 500). Measured and chosen in docs/decisions.md.
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "8"))
+DATABASE_POOL_TIMEOUT_S = float(os.environ.get("DATABASE_POOL_TIMEOUT_S", "10"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django refuses both at once
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": min(2, DATABASE_POOL_SIZE),
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": DATABASE_POOL_TIMEOUT_S,
+        }
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets the web process read while a write is in flight; IMMEDIATE avoids the

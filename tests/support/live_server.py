@@ -26,6 +26,22 @@ def _reset_after_fork() -> None:
     from channels.layers import channel_layers
 
     channel_layers.backends.clear()
+    _forget_inherited_pools()
+
+
+# The parent's connection pools, as the child inherited them. Kept referenced so that they are
+# never garbage-collected in the child: closing one would end the parent's own sessions.
+_inherited_pools: list = []
+
+
+def _forget_inherited_pools() -> None:
+    """A forked child must not hand out the parent's pooled PostgreSQL connections (their sockets
+    are shared with the parent, and the pool's worker threads did not survive the fork): it opens
+    its own pool on first use."""
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    _inherited_pools.extend(DatabaseWrapper._connection_pools.values())
+    DatabaseWrapper._connection_pools.clear()
 
 
 os.register_at_fork(after_in_child=_reset_after_fork)

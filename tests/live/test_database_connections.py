@@ -1,0 +1,118 @@
+"""One daphne process holds at most DATABASE_POOL_SIZE PostgreSQL connections, whatever the concurrency.
+
+Without the pool every request thread kept its own connection open after the request: 100 parallel
+requests left one process holding ~100 connections, and at PostgreSQL's limit every page answered 500.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+PARALLEL = 100
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            response.read()
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+@pytest.fixture
+def daphne_on_the_test_database(transactional_db, stocked_shop):
+    """A real daphne in its own process (not forked: a fresh interpreter, as in production), tagged
+    with an application_name so its connections can be told apart in pg_stat_activity."""
+    db = connection.settings_dict
+    tag = f"bound-test-{os.getpid()}"
+    port = _free_port()
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="truco_site.settings",
+        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        PGAPPNAME=tag,  # libpq reads it: every connection of that process carries the tag
+        DEBUG="1",
+        LOG_LEVEL="WARNING",
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "truco_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if _get(base + "/privacy/") == 200:
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("daphne did not start") from None
+                time.sleep(0.1)
+        yield base, tag
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def _connections_tagged(tag: str) -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [tag])
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.skipif(
+    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+    reason="counts PostgreSQL connections (pg_stat_activity); CI runs it on PostgreSQL",
+)
+def test_a_hundred_parallel_requests_keep_one_process_at_its_connection_bound(daphne_on_the_test_database):
+    base, tag = daphne_on_the_test_database
+    bound = settings.DATABASE_POOL_SIZE
+    peak = 0
+    done = threading.Event()
+
+    def watch():
+        nonlocal peak
+        try:
+            while not done.is_set():
+                peak = max(peak, _connections_tagged(tag))
+                time.sleep(0.01)
+        finally:
+            connection.close()  # this thread's own connection, back to the pool
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        with ThreadPoolExecutor(PARALLEL) as pool:
+            statuses = list(pool.map(_get, [base + "/shop/"] * PARALLEL))
+    finally:
+        done.set()
+        watcher.join()
+    after = _connections_tagged(tag)
+
+    assert statuses == [200] * PARALLEL
+    assert 1 <= peak <= bound, f"peak {peak} connections, bound {bound}"
+    assert after <= bound
