@@ -160,7 +160,16 @@ else:
 
 # --- Cache (allauth's rate limits live here, so processes must share it) ----------------------
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            # Redis, or this process's memory while Redis is down (truco_site/cache.py): a dead
+            # Redis must not turn sign-in into a 500, nor switch the sign-in lock off.
+            "BACKEND": "truco_site.cache.RedisOrLocalCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that is unreachable (not just refusing) costs each call at most this long.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
