@@ -7,7 +7,6 @@ requests left one process holding ~100 connections, and at PostgreSQL's limit ev
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -20,14 +19,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from tests.support.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 PARALLEL = 100
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _get(url: str) -> int:
@@ -45,7 +40,7 @@ def daphne_on_the_test_database(transactional_db, stocked_shop):
     with an application_name so its connections can be told apart in pg_stat_activity."""
     db = connection.settings_dict
     tag = f"bound-test-{os.getpid()}"
-    port = _free_port()
+    port = free_port()
     env = dict(
         os.environ,
         DJANGO_SETTINGS_MODULE="truco_site.settings",

@@ -8,7 +8,6 @@ answered 500 because the rate-limit check raised ConnectionError. This test runs
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import time
 
@@ -18,6 +17,7 @@ from channels.layers import channel_layers
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
+from tests.support.ports import free_port
 from truco_site import cache as site_cache
 
 pytestmark = [
@@ -26,15 +26,9 @@ pytestmark = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class PrivateRedis:
     def __init__(self):
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen | None = None
 
     @property
