@@ -111,6 +111,8 @@ DATABASES = {
 DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "8"))
 DATABASE_POOL_TIMEOUT_S = float(os.environ.get("DATABASE_POOL_TIMEOUT_S", "10"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, and a thread that ends holding a pooled connection gives it back.
+    DATABASES["default"]["ENGINE"] = "truco_site.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django refuses both at once
     DATABASES["default"]["OPTIONS"] = {
         "pool": {

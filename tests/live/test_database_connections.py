@@ -79,10 +79,12 @@ def _connections_tagged(tag: str) -> int:
         return cursor.fetchone()[0]
 
 
-@pytest.mark.skipif(
-    settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
-    reason="counts PostgreSQL connections (pg_stat_activity); CI runs it on PostgreSQL",
+on_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="PostgreSQL's connection pool; CI runs it on PostgreSQL"
 )
+
+
+@on_postgresql
 def test_a_hundred_parallel_requests_keep_one_process_at_its_connection_bound(daphne_on_the_test_database):
     base, tag = daphne_on_the_test_database
     bound = settings.DATABASE_POOL_SIZE
@@ -111,3 +113,27 @@ def test_a_hundred_parallel_requests_keep_one_process_at_its_connection_bound(da
     assert statuses == [200] * PARALLEL
     assert 1 <= peak <= bound, f"peak {peak} connections, bound {bound}"
     assert after <= bound
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_threads_that_end_holding_a_pooled_connection_give_it_back(monkeypatch):
+    from accounts.models import User
+
+    connection.ensure_connection()
+    monkeypatch.setattr(connection.pool, "timeout", 2.0)  # fail fast if no slot comes back
+
+    def query_and_forget():
+        User.objects.exists()  # and never close: the thread just ends
+
+    # More such threads than the pool has slots: were each slot kept, the last query would wait for a
+    # free one and fail after DATABASE_POOL_TIMEOUT_S.
+    for _ in range(settings.DATABASE_POOL_SIZE + 2):
+        thread = threading.Thread(target=query_and_forget)
+        thread.start()
+        thread.join()
+    answered = []
+    last = threading.Thread(target=lambda: answered.append(User.objects.exists()) or connection.close())
+    last.start()
+    last.join()
+    assert answered == [False]
