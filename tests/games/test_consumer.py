@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import engine
-from games.tables import SeatPlan, create_match
+from games.starting import SeatPlan, create_match
 from truco_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -246,7 +246,7 @@ async def test_many_sockets_join_and_get_their_snapshot_at_once(duel):
 async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, monkeypatch):
     from django.db import OperationalError
 
-    from games import tables
+    from games import moves
 
     match, a, b = await open_pair(duel)
     before = await versions_and_state(match)
@@ -254,7 +254,7 @@ async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, m
     def database_down(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(tables, "apply_action", database_down)
+    monkeypatch.setattr(moves, "apply_action", database_down)
     await a.send_to(text_data=json.dumps({"do": "raise", "v": before[0]}))
     assert error_code(await a.receive_from()) == "unavailable"
     assert await versions_and_state(match) == before
@@ -268,14 +268,14 @@ async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, m
 
 async def test_a_lost_publish_is_caught_up_by_the_idle_check(duel, settings):
     """Pub/sub delivers at most once; when a publish is lost the socket still sees the move."""
-    from games import tables
+    from games import moves
 
     settings.GAMES_SOCKET_WATCHDOG_S = 0.2
     match, a, b = await open_pair(duel)
     seat = await turn_seat(match)
     version, _ = await versions_and_state(match)
     # Stored, but never published: what a dropped group message looks like to the sockets.
-    await sync_to_async(tables.apply_action)(match.public_id, seat, {"do": "raise"}, version)
+    await sync_to_async(moves.apply_action)(match.public_id, seat, {"do": "raise"}, version)
     assert f'data-version="{version + 1}"' in await a.receive_from(timeout=3)
     assert f'data-version="{version + 1}"' in await b.receive_from(timeout=3)
     await a.disconnect(), await b.disconnect()

@@ -219,15 +219,13 @@ def test_three_players_play_against_a_live_server_without_errors(live_daphne_wit
 @pytest.mark.django_db
 def test_the_real_result_screen_is_read_as_a_finished_match(start_match, user):
     """Guards the parser against template changes (the result attribute was once renamed under it)."""
-    from games import rendering
     from games.models import Match
-    from tests.games.test_tables import play_to_the_end
+    from tests.support.matches import play_to_the_end, pushed_fragments
 
     match = start_match(user, level="random", seed=11)
     play_to_the_end(match)
     match = Match.objects.get(pk=match.pk)
-    context = rendering.table_context(match, list(match.seats.all()), 0)
     view = TableView()
-    view.apply("".join(rendering.render_regions(context, oob=True).values()))
+    view.apply("".join(pushed_fragments(match, 0).values()))
     assert view.finished
     assert view.legal_actions() == []

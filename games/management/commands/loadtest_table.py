@@ -40,9 +40,8 @@ from games.loadtest import (
     frame_version,
     loopback_endpoint,
 )
-from games.matchmaking import seat_plans_against_ai
 from games.models import BotLevel, Match
-from games.tables import create_match
+from games.starting import create_match, seat_plans_against_ai
 
 USER_PREFIX = "lt-"
 EMAIL_DOMAIN = "loadtest.invalid"
