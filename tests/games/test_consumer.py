@@ -115,6 +115,25 @@ async def test_play_is_applied_and_pushed_to_both_players(duel):
     await a.disconnect(), await b.disconnect()
 
 
+async def test_a_card_played_with_the_face_down_box_ticked_is_stored_face_down(duel):
+    """As htmx sends it: the version as a string, the ticked checkbox as "1"."""
+    match, a, b = await open_pair(duel)
+    sockets = (a, b)
+    for face_down in ("", "", "1"):  # round 1 (face-down is not allowed there), then the lead of round 2
+        seat = await turn_seat(match)
+        version, state = await versions_and_state(match)
+        card = engine.seat_view(state, seat)["hand"][0]
+        message = {"do": "play", "card": card, "v": str(version), "face_down": face_down}
+        await sockets[seat].send_to(text_data=json.dumps(message))
+        frames = await a.receive_from(), await b.receive_from()
+        assert all(f'data-version="{version + 1}"' in frame for frame in frames)
+    _, state = await versions_and_state(match)
+    (last_play,) = engine.spectator_view(state)["trick"]
+    assert last_play == {"seat": seat, "card": None, "face_down": True}
+    assert card not in frames[1 - seat]
+    await a.disconnect(), await b.disconnect()
+
+
 async def test_raise_and_accept_across_two_sockets(duel):
     match, a, b = await open_pair(duel)
     seat = await turn_seat(match)
