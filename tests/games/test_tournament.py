@@ -10,7 +10,7 @@ from games import engine
 from games.engine.bots import BOT_LEVELS
 from games.models import Match, RewardSettings, Tournament
 from games.rewards import settle_finished_match
-from games.selectors import current_match
+from games.selectors import current_match, tournament_bracket
 from games.tournaments import start_tournament
 from shop import wallet
 from stats.services import rank_points
@@ -110,6 +110,15 @@ def test_tournament_page_shows_the_bracket(signed_in_client, user):
     assert 'data-stage="0" data-state="won"' in html
     assert 'data-stage="1" data-state="playing"' in html
     assert 'data-stage="3" data-state="upcoming"' in html
+
+
+def test_the_bracket_shows_where_a_tournament_was_lost(user):
+    tournament = start_tournament(user, RULES)
+    finish(current_match(tournament), human_wins=True)
+    tournament.refresh_from_db()
+    finish(current_match(tournament), human_wins=False)
+    tournament.refresh_from_db()
+    assert [stage.state for stage in tournament_bracket(tournament)] == ["won", "lost", "upcoming", "upcoming"]
 
 
 def test_someone_elses_tournament_is_404(client, user, make_user):
