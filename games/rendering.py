@@ -196,9 +196,13 @@ def status_context(
     result = None
     if view["match_over"]:
         won = view["match_winner"] == view["side"]
-        result = {"won": won, "winner": _side_label(view, names, view["match_winner"]), "signed_in": False}
+        result = {
+            "won": won,
+            "winner": _side_label(view, names, view["match_winner"]),
+            "signed_in": rewards is not None,
+        }
         if rewards is not None:
-            result.update(coins=rewards[0], rank_points=rewards[1], signed_in=True)
+            result["coins"], result["rank_points"] = rewards
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
     if timed_out_version is not None and version - timed_out_version < view["seats"]:

@@ -8,9 +8,10 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import OperationalError
 from django.test import Client
 
-from games import engine
+from games import engine, moves
 from games.starting import SeatPlan, create_match
 from truco_site.asgi import application
 
@@ -263,10 +264,6 @@ async def test_many_sockets_join_and_get_their_snapshot_at_once(duel):
 
 
 async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, monkeypatch):
-    from django.db import OperationalError
-
-    from games import moves
-
     match, a, b = await open_pair(duel)
     before = await versions_and_state(match)
 
@@ -287,8 +284,6 @@ async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, m
 
 async def test_a_lost_publish_is_caught_up_by_the_idle_check(duel, settings):
     """Pub/sub delivers at most once; when a publish is lost the socket still sees the move."""
-    from games import moves
-
     settings.GAMES_SOCKET_WATCHDOG_S = 0.2
     match, a, b = await open_pair(duel)
     seat = await turn_seat(match)

@@ -24,6 +24,7 @@ from games.loadtest import (
     summarise_ms,
 )
 from games.models import Match
+from tests.support.matches import play_to_the_end, pushed_fragments
 
 HAND = (
     '<section id="hand" class="my-hand" hx-swap-oob="true" aria-label="Your cards">'
@@ -219,9 +220,6 @@ def test_three_players_play_against_a_live_server_without_errors(live_daphne_wit
 @pytest.mark.django_db
 def test_the_real_result_screen_is_read_as_a_finished_match(start_match, user):
     """Guards the parser against template changes (the result attribute was once renamed under it)."""
-    from games.models import Match
-    from tests.support.matches import play_to_the_end, pushed_fragments
-
     match = start_match(user, level="random", seed=11)
     play_to_the_end(match)
     match = Match.objects.get(pk=match.pk)

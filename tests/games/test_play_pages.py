@@ -5,6 +5,8 @@ from django.urls import reverse
 
 from games import engine
 from games.models import Match, Tournament
+from shop.inventory import equip, grant_item
+from shop.models import Item
 
 pytestmark = pytest.mark.django_db
 
@@ -111,9 +113,6 @@ def test_admin_lists_matches_with_players_and_shows_the_event_log(client, signed
 
 
 def test_the_table_uses_the_players_equipped_deck_and_avatar(signed_in_client, user):
-    from shop.inventory import equip, grant_item
-    from shop.models import Item
-
     night = Item.objects.get(slug="night")
     grant_item(user, night, how="gift")
     equip(user, night)
