@@ -6,25 +6,13 @@ from django.urls import reverse
 from games.models import Match
 from shop.models import LedgerEntry
 from tests.conftest import PASSWORD
-from tests.support.matches import play_to_the_end
+from tests.support.matches import PLAY_FORM, play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
-PLAY = {
-    "mode": "single",
-    "variant": "paulista",
-    "deck": "dirty",
-    "seats": "2",
-    "partnership": "yes",
-    "bot_level": "easy",
-    "face_down": "",
-    "all_tied": "dealer",
-    "move_seconds": "99",
-}
-
 
 def play_as_guest(client) -> Match:
-    assert client.post(reverse("games:play"), PLAY).status_code == 302
+    assert client.post(reverse("games:play"), PLAY_FORM).status_code == 302
     return Match.objects.latest("created_at")
 
 

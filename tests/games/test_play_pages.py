@@ -7,15 +7,15 @@ from games import engine
 from games.models import Match, Tournament
 from shop.inventory import equip, grant_item
 from shop.models import Item
+from tests.support.matches import PLAY_FORM
 
 pytestmark = pytest.mark.django_db
 
 FORM = {
-    "mode": "single",
+    **PLAY_FORM,
     "variant": "mineiro",
     "deck": "clean",
     "seats": "4",
-    "partnership": "yes",
     "bot_level": "hard",
     "face_down": "on",
     "all_tied": "nobody",

@@ -18,6 +18,19 @@ from games.publishing import publish
 from games.selectors import due_match_ids, seats_at
 from shop.selectors import equipped_deck
 
+# The Play page's form for a single 2-seat Paulista match against the easy AI.
+PLAY_FORM = {
+    "mode": "single",
+    "variant": "paulista",
+    "deck": "dirty",
+    "seats": "2",
+    "partnership": "yes",
+    "bot_level": "easy",
+    "face_down": "",
+    "all_tied": "dealer",
+    "move_seconds": "99",
+}
+
 
 def state_of(match: Match) -> engine.MatchState:
     match.refresh_from_db()
