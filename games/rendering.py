@@ -67,7 +67,7 @@ def viewer_view(match: Match, seat_number: int | None) -> dict:
 
 
 def scoreboard_context(
-    view: dict, seats: list[SeatFacts], *, tournament_stage: int | None = None, tournament_id: str | None = None
+    view: dict, seats: list[SeatFacts], *, tournament_stage: int | None = None, tournament_public_id: str | None = None
 ) -> dict:
     """`_scoreboard.html`: the score per side, the hand and its stake, the next raise, hand-of-eleven/iron notices."""
     names = _names(seats)
@@ -78,7 +78,7 @@ def scoreboard_context(
             for s, points in enumerate(view["score"])
         ],
         "tournament_stage": Tournament.STAGES[tournament_stage] if tournament_stage is not None else None,
-        "tournament_url": _tournament_url(tournament_id),
+        "tournament_url": _tournament_url(tournament_public_id),
         "hand_number": view["hand_number"],
         "stake": view["stake"],
         "target": view["target"],
@@ -184,7 +184,7 @@ def status_context(
     timed_out_seat: int | None = None,
     timed_out_version: int | None = None,
     rewards: tuple[int, int] | None = None,
-    tournament_id: str | None = None,
+    tournament_public_id: str | None = None,
 ) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result.
 
@@ -219,7 +219,7 @@ def status_context(
         "timed_out": timed_out,
         "last_hand": _last_hand_summary(view, names),
         "play_again_url": reverse("games:play"),
-        "tournament_url": _tournament_url(tournament_id),
+        "tournament_url": _tournament_url(tournament_public_id),
     }
 
 
@@ -233,14 +233,14 @@ def message_context(text: str, code: str = "") -> dict:
 
 def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: dict) -> dict[str, dict]:
     """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
-    tournament_id = match.tournament.public_id if match.tournament_id else None
+    tournament_public_id = match.tournament.public_id if match.tournament_id else None
     me = view["seat"]
     rewards = None
     if view["match_over"] and me is not None and seats[me].has_account:
         rewards = selectors.reward_amounts(match, match.won_by(me))
     return {
         "scoreboard": scoreboard_context(
-            view, seats, tournament_stage=match.tournament_stage, tournament_id=tournament_id
+            view, seats, tournament_stage=match.tournament_stage, tournament_public_id=tournament_public_id
         ),
         "seats": seats_context(view, seats, deck=deck),
         "trick": trick_context(view, seats, deck=deck),
@@ -255,7 +255,7 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
             timed_out_seat=match.timed_out_seat,
             timed_out_version=match.timed_out_version,
             rewards=rewards,
-            tournament_id=tournament_id,
+            tournament_public_id=tournament_public_id,
         ),
     }
 
@@ -362,5 +362,5 @@ def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
     }
 
 
-def _tournament_url(tournament_id: str | None) -> str | None:
-    return reverse("games:tournament", args=[tournament_id]) if tournament_id else None
+def _tournament_url(tournament_public_id: str | None) -> str | None:
+    return reverse("games:tournament", args=[tournament_public_id]) if tournament_public_id else None
