@@ -1,6 +1,7 @@
 """Every display-name rule, each with its own clear error, at sign-up and on the profile page."""
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from accounts.models import User
@@ -75,8 +76,6 @@ def test_profile_refuses_another_players_name_ignoring_case(signed_in_client, en
 
 
 def test_database_refuses_names_differing_only_in_case(make_user):
-    from django.db import IntegrityError, transaction
-
     make_user("Luna")
     with pytest.raises(IntegrityError), transaction.atomic():
         User.objects.create_user(username="LUNA", email="other@example.com", password=PASSWORD)
@@ -176,10 +175,8 @@ def test_renaming_to_a_lookalike_of_ones_own_name_is_allowed(signed_in_client, u
 
 def test_a_signup_that_loses_the_race_for_a_name_gets_a_message_not_an_error(client, english, make_user, monkeypatch):
     # Both forms passed the check before either saved: the database's constraint decides.
-    import accounts.adapter
-
     make_user("kelvin")
-    monkeypatch.setattr(accounts.adapter, "display_name_unavailable", lambda name: None)
+    monkeypatch.setattr("accounts.adapter.display_name_unavailable", lambda name: None)
     response = signup(client, "KELVIN")
     assert response.status_code == 302
     assert response["Location"] == reverse("account_signup")
@@ -190,10 +187,8 @@ def test_a_signup_that_loses_the_race_for_a_name_gets_a_message_not_an_error(cli
 def test_a_rename_that_loses_the_race_for_a_name_is_a_form_error(
     signed_in_client, english, make_user, user, monkeypatch
 ):
-    import accounts.forms
-
     make_user("kelvin")
-    monkeypatch.setattr(accounts.forms, "display_name_unavailable", lambda name, exclude_pk: None)
+    monkeypatch.setattr("accounts.forms.display_name_unavailable", lambda name, exclude_pk: None)
     response = rename(signed_in_client, "\u212aelvin")
     assert response.status_code == 200
     assert "That display name is already taken." in response.content.decode()
@@ -202,8 +197,6 @@ def test_a_rename_that_loses_the_race_for_a_name_is_a_form_error(
 
 
 def test_the_database_keeps_one_player_per_lookalike_key(make_user):
-    from django.db import IntegrityError, transaction
-
     make_user("Pepe")
     with pytest.raises(IntegrityError), transaction.atomic():
         User.objects.create_user(username="\u0420\u0435\u0440\u0435", email="other@example.com", password=PASSWORD)

@@ -1,7 +1,8 @@
 """Real Chromium through Playwright. Debian's /usr/bin/chromium; on CI a missing browser fails.
 
 Every module here sets `pytestmark = pytest.mark.browser`: `make test` runs them in their own
-pytest process (STACK_NOTES pitfall 2).
+pytest process: pytest-playwright keeps an event loop running, which breaks async tests that
+run after it (docs/testing.md).
 """
 
 import os
@@ -34,8 +35,8 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(autouse=True)
 def _allow_sync_orm_in_playwright():
-    # STACK_NOTES pitfall 1: Playwright's sync API runs an event loop, so ORM calls in the test
-    # body look "async" to Django. Scoped to browser tests only.
+    # Playwright's sync API runs an event loop, so ORM calls in the test body look "async" to
+    # Django (SynchronousOnlyOperation). Scoped to browser tests only.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     yield
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)

@@ -19,6 +19,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from accounts.models import User
 from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,8 +119,6 @@ def test_a_hundred_parallel_requests_keep_one_process_at_its_connection_bound(da
 @on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_threads_that_end_holding_a_pooled_connection_give_it_back(monkeypatch):
-    from accounts.models import User
-
     connection.ensure_connection()
     monkeypatch.setattr(connection.pool, "timeout", 2.0)  # fail fast if no slot comes back
 

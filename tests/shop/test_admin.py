@@ -4,11 +4,12 @@ import io
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from PIL import Image
 
 from shop import wallet
-from shop.models import LedgerEntry, Wallet
+from shop.models import Item, LedgerEntry, Wallet
 
 pytestmark = pytest.mark.django_db
 
@@ -116,10 +117,6 @@ def test_catalogue_pages_render_with_search_and_filters(staff_client):
 
 
 def test_staff_can_add_an_item_with_an_uploaded_image(staff_client, settings, tmp_path):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    from shop.models import Item
-
     settings.MEDIA_ROOT = tmp_path
     response = staff_client.post(
         reverse("admin:shop_item_add"),
@@ -184,10 +181,6 @@ HTML = b"<!doctype html><html><body><script>alert(document.cookie)</script></bod
 def test_the_catalogue_refuses_an_upload_that_is_not_a_sane_image(
     staff_client, settings, tmp_path, name, content, error
 ):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    from shop.models import Item
-
     settings.MEDIA_ROOT, settings.LANGUAGE_CODE = tmp_path, "en"
     response = staff_client.post(
         reverse("admin:shop_item_add"),
@@ -202,8 +195,6 @@ def test_the_catalogue_refuses_an_upload_that_is_not_a_sane_image(
 
 @pytest.mark.parametrize("kind, name", [("JPEG", "foto.jpg"), ("WEBP", "foto.webp")])
 def test_the_catalogue_takes_jpeg_and_webp_images(staff_client, settings, tmp_path, kind, name):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     settings.MEDIA_ROOT = tmp_path
     response = staff_client.post(
         reverse("admin:shop_item_add"), item_form(image=SimpleUploadedFile(name, image_bytes(kind)))
