@@ -11,10 +11,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from . import rendering
-from .forms import PlayForm
+from . import rendering, selectors
+from .forms import PlayForm, last_options, remember_options
 from .matchmaking import seat_plans_against_ai
-from .models import Match, Tournament
+from .models import BotLevel, Match, Tournament
 from .seating import remember_guest_seat, seat_for
 from .tables import create_match
 from .tournaments import STAGE_BOTS, STAGES, current_match, start_tournament
@@ -22,13 +22,14 @@ from .tournaments import STAGE_BOTS, STAGES, current_match, start_tournament
 
 @require_http_methods(["GET", "POST"])
 def play(request):
-    form = PlayForm(request.POST or None)
+    form = PlayForm(request.POST or None, initial=last_options(request.session))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        if data["mode"] == "tournament" and not request.user.is_authenticated:
+            messages.info(request, _("Sign in to play a tournament: its prize goes to your account."))
+            return redirect(f"/accounts/login/?next={request.path}")
+        remember_options(request.session, request.POST)
         if data["mode"] == "tournament":
-            if not request.user.is_authenticated:
-                messages.info(request, _("Sign in to play a tournament: its reward goes to your account."))
-                return redirect(f"/accounts/login/?next={request.path}")
             tournament = start_tournament(request.user, data["rules"], move_seconds=data["move_seconds"])
             return redirect("games:table", public_id=current_match(tournament).public_id)
         if request.user.is_authenticated:
@@ -44,7 +45,9 @@ def play(request):
     active = []
     if request.user.is_authenticated:
         active = Match.objects.filter(seats__user=request.user, status=Match.Status.ACTIVE).order_by("-updated_at")[:5]
-    return render(request, "games/play.html", {"form": form, "active_matches": active})
+    return render(
+        request, "games/play.html", {"form": form, "active_matches": active, "rewards": selectors.reward_amounts()}
+    )
 
 
 def table(request, public_id: str):
@@ -70,11 +73,18 @@ def tournament(request, public_id: str):
                 state = "playing"
             elif m.winner_side is not None:
                 state = "won" if _human_won(m, request.user) else "lost"
-        stages.append({"number": number, "name": name, "bot": STAGE_BOTS[number], "match": m, "state": state})
+        stages.append(
+            {"number": number, "name": name, "bot": BotLevel(STAGE_BOTS[number]).label, "match": m, "state": state}
+        )
     return render(
         request,
         "games/tournament.html",
-        {"tournament": tournament, "stages": stages, "current": current_match(tournament)},
+        {
+            "tournament": tournament,
+            "stages": stages,
+            "current": current_match(tournament),
+            "rewards": selectors.reward_amounts(),
+        },
     )
 
 
