@@ -118,6 +118,11 @@ class LedgerEntry(models.Model):
         raise ValueError("Ledger entries are append-only.")
 
     @property
+    def currency_icon(self) -> str:
+        """The currency's picture under static/shop/packs/."""
+        return {COINS: "coin.svg", BLUE_COINS: "blue-coin.svg", GEMS: "gem.svg"}[self.currency]
+
+    @property
     def reason_label(self) -> str:
         return str(LEDGER_REASONS.get(self.reason, _("Other")))
 
