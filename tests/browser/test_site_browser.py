@@ -129,27 +129,24 @@ def axe_violations(page) -> list[str]:
 @pytest.mark.parametrize(("language", "size"), WALKS, ids=[f"{lang}-{size}" for lang, size in WALKS])
 def test_every_page_speaks_one_language_fits_the_screen_and_passes_axe(site_server, browser, player, language, size):
     context = browser.new_context(locale=language, viewport=SIZES[size])
-    errors = []
+    page = context.new_page()
+    errors, report = [], {}
+    page.on("console", lambda m: m.type == "error" and errors.append(f"{page.url}: {m.text}"))
+    page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
     signed_in, signed_out = pages_of(player)
-    report = {}
-    for signed, pages in ((True, signed_in), (False, signed_out)):
-        context.clear_cookies()
-        if signed:
-            sign_in(context, site_server, player["user"])
-        page = context.new_page()
-        page.on("console", lambda m: m.type == "error" and errors.append(f"{page.url}: {m.text}"))
-        page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
-        for name, path in pages:
-            response = page.goto(site_server.url + path)
-            assert response.status == 200, f"{path} answered {response.status}"
-            expect(page.locator("html")).to_have_attribute("lang", language.lower())
-            found = problems_on(page, language, size) + axe_violations(page)
-            if found:
-                report[path] = found
-            if SCREENSHOTS_DIR and language == "pt-BR":
-                Path(SCREENSHOTS_DIR).mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=f"{SCREENSHOTS_DIR}/{name}-{size}.png", scale="css")
-        page.close()
+    sign_in(context, site_server, player["user"])
+    for name, path in signed_in + signed_out:
+        if name == signed_out[0][0]:
+            context.clear_cookies()
+        response = page.goto(site_server.url + path)
+        assert response.status == 200, f"{path} answered {response.status}"
+        expect(page.locator("html")).to_have_attribute("lang", language.lower())
+        found = problems_on(page, language, size) + axe_violations(page)
+        if found:
+            report[path] = found
+        if SCREENSHOTS_DIR and language == "pt-BR":
+            Path(SCREENSHOTS_DIR).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=f"{SCREENSHOTS_DIR}/{name}-{size}.png", scale="css")
     context.close()
     assert report == {}
     assert errors == []
