@@ -22,6 +22,22 @@ class SignUpForm(allauth_forms.SignupForm):
         self.fields["email"].label = _("Email")
 
 
+class AddEmailForm(allauth_forms.AddEmailForm):
+    """allauth's form on the email addresses page, with the site's word for the field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("Email")
+
+
+class ResetPasswordForm(allauth_forms.ResetPasswordForm):
+    """allauth's password reset, with the site's word for the field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("Email")
+
+
 class SignInForm(allauth_forms.LoginForm):
     """allauth's sign-in, which takes the email or the display name."""
 

@@ -164,7 +164,12 @@ AUTH_PASSWORD_VALIDATORS = [
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 # The same forms with the site's words ("Display name", never "Username").
-ACCOUNT_FORMS = {"login": "accounts.forms.SignInForm", "signup": "accounts.forms.SignUpForm"}
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.SignInForm",
+    "signup": "accounts.forms.SignUpForm",
+    "add_email": "accounts.forms.AddEmailForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+}
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.display_name_validators"
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
