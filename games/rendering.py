@@ -14,11 +14,11 @@ from games import engine
 from shop.selectors import equipped_deck
 
 from . import presentation as p
-from .models import Match, Seat
+from .models import Match, RewardSettings, Seat
 from .rewards import rewards_for
 from .tournaments import STAGES
 
-REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status")
+REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status", "announce")
 
 
 def viewer_view(match: Match, seat_number: int | None) -> dict:
@@ -77,27 +77,33 @@ def table_context(
     score = [
         {"side": s, "label": side_label(s), "points": pts, "mine": s == my_side} for s, pts in enumerate(view["score"])
     ]
-    # Between rounds the last finished round stays on the felt (dimmed) until the next card is played.
+
+    def plays_of(plays: list[dict]) -> list[dict]:
+        return [
+            {
+                "seat": play["seat"],
+                "position": p.position_of(me, play["seat"], n),
+                "face": p.card_face(play["card"]),
+                "face_down": play["face_down"],
+                "name": names[play["seat"]],
+                "mine": play["seat"] == seat_number,
+            }
+            for play in plays
+        ]
+
+    # Between rounds the last finished round of this hand stays on the felt (dimmed) until the next card
+    # is played. A new hand starts on a clear felt: the last hand is a summary line, never cards beside
+    # the new vira.
     plays, previous = view["trick"], False
-    if not plays:
-        finished = view["rounds"] or ((view["last_hand"] or {}).get("rounds") or [])
-        unfinished = (view["last_hand"] or {}).get("unfinished_round") if not view["rounds"] else None
-        plays, previous = (unfinished or (finished[-1]["plays"] if finished else [])), True
-    table = [
-        {
-            "seat": play["seat"],
-            "position": p.position_of(me, play["seat"], n),
-            "face": p.card_face(play["card"]),
-            "face_down": play["face_down"],
-            "name": names[play["seat"]],
-        }
-        for play in plays
-    ]
+    if not plays and view["rounds"]:
+        plays, previous = view["rounds"][-1]["plays"], True
+    table = plays_of(plays)
     rounds = [
         {
             "number": r["number"],
             "result": result_word(r["winner_side"]),
             "winner": side_label(r["winner_side"]) if r["winner_side"] is not None else None,
+            "plays": plays_of(r["plays"]),
         }
         for r in view["rounds"]
     ]
@@ -113,6 +119,13 @@ def table_context(
     next_raise = view["next_raise"]
 
     last_hand = _last_hand_summary(view, side_label, variant)
+    if last_hand:
+        # The cards of the round that ended the last hand, small, in the summary line.
+        ended = view["last_hand"].get("unfinished_round") or (view["last_hand"].get("rounds") or [{}])[-1].get("plays")
+        last_hand["cards"] = plays_of(ended or [])
+    # What a screen reader announces (games/_announce.html): the latest card of someone else, the round
+    # or hand that just ended.
+    latest = view["trick"][-1] if view["trick"] else (view["rounds"][-1]["plays"][-1] if view["rounds"] else None)
 
     result = _result(match, seats, view, seat_number, side_label) if view["match_over"] else None
 
@@ -148,6 +161,10 @@ def table_context(
         "table": table,
         "table_is_previous": previous and bool(table),
         "rounds": rounds,
+        "round_in_play": view["round"],
+        "latest_play": plays_of([latest])[0] if latest and latest["seat"] != seat_number else None,
+        "round_result": rounds[-1] if rounds and not view["trick"] else None,
+        "fresh_hand": not view["trick"] and not view["rounds"],
         "hand": hand,
         "can_face_down": can_face_down,
         "partner_hands": partner_hands,
@@ -205,12 +222,23 @@ def _last_hand_summary(view: dict, side_label, variant: str) -> dict | None:
 
 
 def _result(match: Match, seats: list[Seat], view: dict, seat_number: int | None, side_label) -> dict:
-    """The match result for this viewer, with what it paid them (or the offer to sign up)."""
+    """The match result for this viewer, with what it paid them (or the offer to sign up); a tournament
+    stage says what comes next and what the final pays."""
     won = view["match_winner"] == view["side"]
-    result = {"won": won, "winner": side_label(view["match_winner"]), "signed_in": False}
+    result = {"won": won, "winner": side_label(view["match_winner"]), "signed_in": False, "tournament": None}
     if seat_number is not None and seats[seat_number].user_id:
         coins, points = rewards_for(match, won)
         result.update(coins=coins, rank_points=points, signed_in=True)
+    if match.tournament_stage is not None:
+        settings = RewardSettings.current()
+        final = match.tournament_stage == len(STAGES) - 1
+        result["tournament"] = {
+            "stage": STAGES[match.tournament_stage],
+            "next_stage": None if final else STAGES[match.tournament_stage + 1],
+            "champion": won and final,
+            "prize_coins": settings.tournament_win_coins,
+            "prize_rank_points": settings.tournament_win_rank_points,
+        }
     return result
 
 

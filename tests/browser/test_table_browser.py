@@ -29,8 +29,8 @@ def start_match(page: Page, server, **choices):
 
 
 def take_a_turn(page: Page) -> bool:
-    """Click what a cautious player would: accept a question, else play the first playable card."""
-    for selector in ("#actions [data-action=accept]", "#hand [data-card]"):
+    """Click what a cautious player would: accept a raise, play a hand of eleven, else play the first card."""
+    for selector in ("#actions [data-action=accept]", "#actions [data-action=play-hand]", "#hand [data-card]"):
         control = page.locator(selector).first
         if control.count() and control.is_visible():
             version = page.locator("#status").get_attribute("data-version")
