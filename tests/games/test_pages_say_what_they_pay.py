@@ -24,13 +24,18 @@ def rewards():
     return settings
 
 
-def finished_single_match(user, *, won: bool, score=(12, 7)) -> Match:
-    match = create_match(rules=RULES, seats=seat_plans_against_ai(RULES, "easy", user=user), bot_level="easy")
-    match.status, match.winner_side = Match.Status.FINISHED, 0 if won else 1
-    match.score, match.finished_at = list(score if won else score[::-1]), timezone.now()
+def finish(match: Match, *, won: bool, score=(12, 5)) -> Match:
+    """Close the match as the table would (result, score) and settle it with the real service."""
+    match.status, match.winner_side, match.finished_at = Match.Status.FINISHED, 0 if won else 1, timezone.now()
+    match.score = list(score if won else score[::-1])
     match.save()
     settle_finished_match(match, list(match.seats.all()))
     return match
+
+
+def finished_single_match(user, *, won: bool, score=(12, 7)) -> Match:
+    match = create_match(rules=RULES, seats=seat_plans_against_ai(RULES, "easy", user=user), bot_level="easy")
+    return finish(match, won=won, score=score)
 
 
 def test_play_page_says_what_a_single_match_and_a_tournament_pay(client, rewards):
@@ -101,3 +106,40 @@ def test_home_shows_a_signed_in_players_balances_and_recent_results(signed_in_cl
 def test_home_renders_rooms_and_leaderboard_only_once_those_features_exist(client):
     html = client.get(reverse("home")).content.decode()
     assert 'data-home="rooms-waiting"' not in html and 'data-home="leaderboard-top"' not in html
+
+
+def result_screen(match: Match) -> str:
+    from django.utils import translation
+
+    from games import rendering
+
+    match.refresh_from_db()
+    # The match was closed by hand (finish), so its engine state is still mid-hand: the view says it is over.
+    view = {**rendering.viewer_view(match, 0), "match_over": True, "match_winner": match.winner_side}
+    context = rendering.table_context(match, list(match.seats.select_related("user__profile")), 0, view=view)
+    with translation.override("en"):
+        return rendering.render_region("status", context)
+
+
+def test_each_tournament_stage_result_says_what_the_final_pays(user, rewards):
+    tournament = start_tournament(user, RULES)
+    first = finish(current_match(tournament), won=True)
+    screen = result_screen(first)
+    assert "Round of 16 won. Next: Quarter-final. Win the final for 210 coins and 11 rank points." in screen
+    assert 'data-prize-coins="210" data-prize-rank-points="11"' in screen
+    for _ in range(3):
+        tournament.refresh_from_db()
+        final = finish(current_match(tournament), won=True)
+    screen = result_screen(final)
+    assert 'data-reward-coins="210" data-reward-rank-points="11"' in screen and "Champion!" in screen
+
+
+def test_a_knocked_out_player_is_told_what_the_final_would_pay(user, rewards):
+    tournament = start_tournament(user, RULES)
+    screen = result_screen(finish(current_match(tournament), won=False))
+    assert "Knocked out in the Round of 16. The final pays 210 coins and 11 rank points" in screen
+
+
+def test_a_single_match_result_carries_its_reward_amounts(user, rewards):
+    match = finished_single_match(user, won=True)
+    assert 'data-reward-coins="17" data-reward-rank-points="3"' in result_screen(match)
