@@ -26,11 +26,10 @@ from games.tables import create_match
 from games.tournaments import start_tournament
 from shop import purchases, wallet
 from shop.models import Item
-from tests.support.browser import PAGE_WORDS_JS, sign_in
+from tests.support.browser import PAGE_WORDS_JS, SIZES, inside_viewport, open_page, sign_in
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 SCREENSHOTS_DIR = os.environ.get("SCREENSHOTS_DIR", "")
 WALKS = [("pt-BR", "phone"), ("en", "desktop")] + ([("pt-BR", "desktop")] if SCREENSHOTS_DIR else [])
 
@@ -130,8 +129,7 @@ def axe_violations(page) -> list[str]:
 def test_every_page_speaks_one_language_fits_the_screen_and_passes_axe(site_server, browser, player, language, size):
     # Desktop screenshots are drawn at half resolution: small files, the same layout.
     scale = 0.5 if SCREENSHOTS_DIR and size == "desktop" else 1
-    context = browser.new_context(locale=language, viewport=SIZES[size], device_scale_factor=scale)
-    page = context.new_page()
+    context, page = open_page(browser, site_server, size=size, language=language, scale=scale)
     errors, report = [], {}
     page.on("console", lambda m: m.type == "error" and errors.append(f"{page.url}: {m.text}"))
     page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
@@ -156,22 +154,8 @@ def test_every_page_speaks_one_language_fits_the_screen_and_passes_axe(site_serv
     assert errors == []
 
 
-def inside_viewport(page, locator) -> bool:
-    box = locator.bounding_box()
-    viewport = page.viewport_size
-    return (
-        box is not None
-        and box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= viewport["width"]
-        and box["y"] + box["height"] <= viewport["height"]
-    )
-
-
 def test_on_a_phone_the_header_is_one_line_and_its_menu_opens_and_closes(site_server, browser, player):
-    context = browser.new_context(locale="pt-BR", viewport=SIZES["phone"])
-    sign_in(context, site_server, player["user"])
-    page = context.new_page()
+    context, page = open_page(browser, site_server, size="phone", language="pt-BR", user=player["user"])
     page.goto(site_server.url + "/")
     assert page.locator("header.topbar").bounding_box()["height"] <= 60
     balances = page.locator("header [data-nav=wallet]")
@@ -194,9 +178,7 @@ def test_on_a_phone_the_header_is_one_line_and_its_menu_opens_and_closes(site_se
 
 
 def test_on_a_desktop_every_link_and_the_balances_share_one_line(site_server, browser, player):
-    context = browser.new_context(locale="en", viewport=SIZES["desktop"])
-    sign_in(context, site_server, player["user"])
-    page = context.new_page()
+    context, page = open_page(browser, site_server, size="desktop", language="en", user=player["user"])
     page.goto(site_server.url + "/")
     assert page.locator("header.topbar").bounding_box()["height"] <= 60
     expect(page.locator("[data-action=menu]")).to_be_hidden()
@@ -208,10 +190,8 @@ def test_on_a_desktop_every_link_and_the_balances_share_one_line(site_server, br
 @pytest.mark.parametrize("size", SIZES)
 def test_the_play_pages_options_and_start_button_fit_without_scrolling(site_server, browser, player, size):
     for signed in (False, True):
-        context = browser.new_context(locale="pt-BR", viewport=SIZES[size])
-        if signed:
-            sign_in(context, site_server, player["user"])
-        page = context.new_page()
+        user = player["user"] if signed else None
+        context, page = open_page(browser, site_server, size=size, language="pt-BR", user=user)
         page.goto(site_server.url + "/play/")
         controls = page.locator(".play-form select, [data-action=start-match]")
         assert controls.count() == 10
@@ -221,8 +201,7 @@ def test_the_play_pages_options_and_start_button_fit_without_scrolling(site_serv
 
 
 def test_quick_play_on_the_home_page_starts_a_match_with_the_last_options(site_server, browser, player):
-    context = browser.new_context(locale="en", viewport=SIZES["phone"])
-    page = context.new_page()
+    context, page = open_page(browser, site_server, size="phone", language="en")
     page.goto(site_server.url + "/play/")
     page.select_option("select[name=variant]", "mineiro")
     page.select_option("select[name=bot_level]", "easy")

@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import sign_in
+from tests.support.browser import SIZES, inside_viewport, open_page
 from tests.support.table_states import table_in_state
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 SCREENSHOTS_DIR = os.environ.get("SCREENSHOTS_DIR", "")
 CARDS = "#hand .card-button"
 # What must be on screen in each state, and what must not be there at all.
@@ -60,18 +59,6 @@ ANNOUNCED = {
 }
 
 
-def inside_viewport(page, locator) -> bool:
-    box = locator.bounding_box()
-    viewport = page.viewport_size
-    return (
-        box is not None
-        and box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= viewport["width"] + 0.5
-        and box["y"] + box["height"] <= viewport["height"] + 0.5
-    )
-
-
 @pytest.fixture
 def duel(transactional_db, make_user):
     return make_user("Ana"), make_user("Beto")
@@ -84,9 +71,7 @@ def test_every_control_of_the_table_state_is_on_screen(site_server, browser, due
     match = table_in_state(state, viewer, rival)
     # Desktop screenshots are drawn at half resolution: small files, the same layout.
     scale = 0.5 if SCREENSHOTS_DIR and size == "desktop" else 1
-    context = browser.new_context(locale="pt-BR", viewport=SIZES[size], device_scale_factor=scale)
-    sign_in(context, site_server, viewer)
-    page = context.new_page()
+    context, page = open_page(browser, site_server, size=size, language="pt-BR", user=viewer, scale=scale)
     page.goto(f"{site_server.url}/play/m/{match.public_id}/")
     if state != "result":
         expect(page.locator("[data-connection]")).to_be_hidden()  # the socket's snapshot is in
