@@ -26,7 +26,7 @@ from games.tables import create_match
 from games.tournaments import start_tournament
 from shop import purchases, wallet
 from shop.models import Item
-from tests.support.browser import PAGE_WORDS_JS, SIZES, inside_viewport, open_page, sign_in
+from tests.support.browser import PAGE_WORDS_JS, SIZES, inside_viewport, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -129,12 +129,11 @@ def axe_violations(page) -> list[str]:
 def test_every_page_speaks_one_language_fits_the_screen_and_passes_axe(site_server, browser, player, language, size):
     # Desktop screenshots are drawn at half resolution: small files, the same layout.
     scale = 0.5 if SCREENSHOTS_DIR and size == "desktop" else 1
-    context, page = open_page(browser, site_server, size=size, language=language, scale=scale)
+    context, page = open_page(browser, site_server, size=size, language=language, user=player["user"], scale=scale)
     errors, report = [], {}
     page.on("console", lambda m: m.type == "error" and errors.append(f"{page.url}: {m.text}"))
     page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))
     signed_in, signed_out = pages_of(player)
-    sign_in(context, site_server, player["user"])
     for name, path in signed_in + signed_out:
         if name == signed_out[0][0]:
             context.clear_cookies()
