@@ -14,7 +14,8 @@ from games import engine
 from shop.selectors import equipped_deck
 
 from . import presentation as p
-from .models import Match, RewardSettings, Seat
+from . import selectors
+from .models import Match, Seat
 from .rewards import rewards_for
 from .tournaments import STAGES
 
@@ -230,7 +231,7 @@ def _result(match: Match, seats: list[Seat], view: dict, seat_number: int | None
         coins, points = rewards_for(match, won)
         result.update(coins=coins, rank_points=points, signed_in=True)
     if match.tournament_stage is not None:
-        settings = RewardSettings.current()
+        settings = selectors.reward_amounts()
         final = match.tournament_stage == len(STAGES) - 1
         result["tournament"] = {
             "stage": STAGES[match.tournament_stage],
