@@ -59,6 +59,16 @@ ANNOUNCED = {
 }
 
 
+def settles_on_screen(page, control, seconds: float = 3) -> bool:
+    """On screen now or once the socket's snapshot has been swapped in (a layout in the middle of a
+    swap is not what a person sees); a control that stays off screen fails."""
+    for _ in range(int(seconds * 10)):
+        if inside_viewport(page, control):
+            return True
+        page.wait_for_timeout(100)
+    return False
+
+
 @pytest.fixture
 def duel(transactional_db, make_user):
     return make_user("Ana"), make_user("Beto")
@@ -73,13 +83,12 @@ def test_every_control_of_the_table_state_is_on_screen(site_server, browser, due
     scale = 0.5 if SCREENSHOTS_DIR and size == "desktop" else 1
     context, page = open_page(browser, site_server, size=size, language="pt-BR", user=viewer, scale=scale)
     page.goto(f"{site_server.url}/play/m/{match.public_id}/")
-    if state != "result":
-        expect(page.locator("[data-connection]")).to_be_hidden()  # the socket's snapshot is in
+    expect(page.locator("[data-connection]")).to_be_hidden()  # the socket is open; its snapshot follows
     for selector in CONTROLS[state]:
         controls = page.locator(selector)
         assert controls.count() >= 1, selector
         for n in range(controls.count()):
-            assert inside_viewport(page, controls.nth(n)), f"{state} at {size}: {selector} #{n} is off screen"
+            assert settles_on_screen(page, controls.nth(n)), f"{state} at {size}: {selector} #{n} is off screen"
     for selector in ABSENT[state]:
         assert page.locator(selector).count() == 0, f"{state}: {selector} should not be there"
     announced = ANNOUNCED[state]
