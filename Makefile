@@ -28,9 +28,10 @@ run: setup ## start the site on http://127.0.0.1:8000 (HOST/PORT override; daphn
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) truco_site.asgi:application
 
-lint: venv ## ruff lint + format check
+lint: venv ## ruff lint + format check, and the architecture's import contracts (lint-imports; docs/architecture.md)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 format: venv ## apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff format .

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
@@ -29,8 +30,6 @@ def _iso(value) -> str | None:
 
 def export_personal_data(user: User) -> dict[str, Any]:
     """Everything stored about the person, as one JSON-able document."""
-    from allauth.account.models import EmailAddress
-
     profile, _ = Profile.objects.get_or_create(user=user)
     data: dict[str, Any] = {
         "exported_at": timezone.now().isoformat(),

@@ -1,13 +1,12 @@
-"""The live table socket: checks each message, hands it to `games.tables`, pushes each viewer's fragments.
+"""The live table's socket: reads each message as an action, hands it to `games.moves`, pushes each viewer's fragments.
 
-Thin on purpose: the rules are the engine's, the transaction is the service's; this only parses,
-identifies the seat, and renders what this one viewer may see.
+Thin on purpose: the rules are the engine's, the transaction is the move service's; this only
+parses (`games.socket_actions`), identifies the seat, and renders what this one viewer may see.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 
@@ -19,12 +18,13 @@ from django.utils.translation import gettext as _
 
 from shop.selectors import equipped_deck
 
-from . import db, rendering, tables
+from . import db, moves, rendering, selectors
 from .models import Match
+from .publishing import group_name, publish
 from .seating import seat_for
+from .socket_actions import parse_socket_action
 
 log = logging.getLogger(__name__)
-MAX_MESSAGE_BYTES = 2048
 CLOSE_NOT_YOURS = 4403
 
 
@@ -52,7 +52,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_YOURS)
             return
         self.match_pk, self.seat = found
-        self.group = tables.group_name(self.match_pk)
+        self.group = group_name(self.match_pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # ext-ws does not replay pushes after a reconnect: always start with a full snapshot.
         await self.push_snapshot(full=True)
@@ -90,30 +90,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self._receive(text_data, bytes_data)
 
     async def _receive(self, text_data, bytes_data):
-        if bytes_data is not None or text_data is None:
-            return await self.refuse("malformed", _("Send actions as JSON text."))
-        if len(text_data.encode()) > MAX_MESSAGE_BYTES:
-            return await self.refuse("too_large", _("That message is too large."))
         try:
-            message = json.loads(text_data)
-        except ValueError:
-            return await self.refuse("malformed", _("That message is not valid JSON."))
-        if not isinstance(message, dict):
-            return await self.refuse("malformed", _("That message is not an action."))
-        payload = {"do": message.get("do")}
-        if message.get("card") is not None:
-            payload["card"] = message["card"]
-        # htmx sends form values as strings: the face-down checkbox arrives as "1" when ticked.
-        face_down = message.get("face_down", False)
-        payload["face_down"] = face_down in (True, "1", "true", "on") if payload["do"] == "play" else bool(face_down)
-        version = message.get("v")
-        if isinstance(version, str) and version.isdigit():
-            version = int(version)
-        try:
-            match = await db.write(tables.apply_action)(self.public_id, self.seat, payload, version)
-        except tables.TableError as exc:
-            await self.refuse(exc.code, exc.message)
-            if exc.code == "stale":
+            action = parse_socket_action(text_data, bytes_data)
+            match = await db.write(moves.apply_action)(self.public_id, self.seat, action.payload, action.version)
+        except moves.ActionRefused as refusal:
+            await self.refuse(refusal.code, refusal.message)
+            if refusal.code == "stale":
                 await self.push_snapshot(full=True)
             return
         except DatabaseError:
@@ -121,7 +103,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.exception("database error on a move in match %s", self.public_id)
             await self.refuse("unavailable", _("The table could not save your move just now; please try again."))
             return
-        await self.channel_layer.group_send(self.group, tables.update_message(match.version))
+        await publish(self.match_pk, match.version)
 
     async def refuse(self, code: str, text) -> None:
         with translation.override(self.language):
@@ -153,15 +135,17 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send("".join(changed))
 
     def _render(self, full: bool):
-        match = Match.objects.get(pk=self.match_pk)
+        match = Match.objects.select_related("tournament").get(pk=self.match_pk)
         if full or self.seats is None:
             # Who sits where and the viewer's deck do not change during a match: load them once
             # per snapshot, not on every update.
-            self.seats = list(match.seats.select_related("user__profile"))
-            self.deck = equipped_deck(self.seats[self.seat].user)
+            seats = selectors.seats_at(match)
+            self.seats = rendering.seat_facts(seats)
+            self.deck = equipped_deck(seats[self.seat].user)
         with translation.override(self.language):
-            context = rendering.table_context(match, self.seats, self.seat, deck=self.deck)
-            return match.version, rendering.render_regions(context, oob=True), match.status != Match.Status.ACTIVE
+            view = rendering.viewer_view(match, self.seat)
+            contexts = rendering.table_contexts(match, self.seats, view, deck=self.deck)
+            return match.version, rendering.render_regions(contexts, oob=True), match.status != Match.Status.ACTIVE
 
 
 def language_of(scope) -> str:

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games import engine
+
 
 def new_public_id() -> str:
     # URLs carry this, never the primary key: unguessable, so a match page cannot be found by counting.
@@ -26,6 +28,11 @@ class BotLevel(models.TextChoices):
 class Tournament(models.Model):
     """Four matches in a row against the AI; a loss ends it; the reward comes with the final."""
 
+    # The stages in order, and the bot level each is played against: stronger bots each round,
+    # the final keeps the strongest (levels as in `games.engine.bots.BOT_LEVELS`, weakest first).
+    STAGES = (_("Round of 16"), _("Quarter-final"), _("Semi-final"), _("Final"))
+    STAGE_BOTS = ("easy", "medium", "hard", "hard")
+
     class Status(models.TextChoices):
         PLAYING = "playing", _("Playing")
         WON = "won", _("Won")
@@ -34,7 +41,7 @@ class Tournament(models.Model):
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournaments")
     rules = models.JSONField(_("rules"))
-    stage = models.PositiveSmallIntegerField(_("stage"), default=0)  # 0 = round of 16 ... 3 = final
+    stage = models.PositiveSmallIntegerField(_("stage"), default=0)  # index into STAGES
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLAYING)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -45,7 +52,7 @@ class Tournament(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.user} · {self.get_status_display()} · {self.stage + 1}/4"
+        return f"{self.user} · {self.get_status_display()} · {self.stage + 1}/{len(self.STAGES)}"
 
 
 class Match(models.Model):
@@ -97,8 +104,6 @@ class Match(models.Model):
 
     def won_by(self, seat_number: int) -> bool:
         """Whether the side of this seat won the (finished) match."""
-        from games import engine
-
         return engine.side_of(engine.RuleSet.from_dict(self.rules), seat_number) == self.winner_side
 
 
@@ -153,7 +158,7 @@ class MatchEvent(models.Model):
 
 
 class RewardSettings(models.Model):
-    """Single row, edited in the admin: what a finished match pays (seed 000's tables)."""
+    """Single row, edited in the admin: what a finished match pays (the product manual's amounts by default)."""
 
     single_win_coins = models.PositiveIntegerField(default=15)
     single_win_rank_points = models.PositiveIntegerField(default=3)

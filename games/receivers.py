@@ -6,6 +6,7 @@ from django.dispatch import receiver
 from accounts.signals import account_deleting, personal_data_requested
 
 from .models import Seat, Tournament
+from .rewards import claim_seats
 from .seating import guest_tokens
 
 
@@ -42,8 +43,6 @@ def forget_player(sender, user, **kwargs):
 @receiver(user_logged_in, dispatch_uid="games_claim_guest_seats")
 def claim_guest_seats(sender, request, user, **kwargs):
     """A guest who signs up (or in) from the result screen keeps their matches, and a finished one pays."""
-    from .rewards import claim_seats
-
     tokens = guest_tokens(getattr(request, "session", None))
     if tokens:
         claim_seats(user, tokens)

@@ -1,10 +1,17 @@
-"""Renders the table for one viewer: the full page and the out-of-band fragments pushed over the socket.
+"""The live table for one viewer: one context function per fragment, and the renders of the page and the pushes.
 
-The page and the pushes use the same partials (`games/_<region>.html`), so a page rendered at
-version v plus the fragments of v+1 equals the page rendered at v+1 (tests/games/test_pushed_fragments.py).
+Each fragment is one partial template, `games/_<region>.html`, and one context function here,
+`<region>_context`. A context function takes the viewer's engine view (`seat_view`, or the
+spectator view: nothing hidden can reach a template) and the few facts of the match it needs as
+plain values; none of them reads the database. `table_contexts` reads those facts off the match
+row. The page places the same fragments (`page_context`), so a page rendered at version v plus
+the fragments pushed for v+1 equals the page rendered at v+1 (tests/games/test_pushed_fragments.py).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -15,241 +22,419 @@ from shop.selectors import equipped_deck
 
 from . import presentation as p
 from . import selectors
-from .models import Match, Seat
-from .rewards import rewards_for
-from .tournaments import STAGES
+from .models import Match, Seat, Tournament
 
+# The fragments pushed after every move, in the order they are sent.
 REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status", "announce")
 
 
+@dataclass(frozen=True)
+class SeatFacts:
+    """What the table shows of one seat's occupant; fixed during a match, so read once per snapshot."""
+
+    number: int
+    name: str  # "" once the person deleted their account ("Deleted player" in the viewer's language)
+    avatar_url: str | None
+    is_bot: bool
+    has_account: bool  # a signed-in person: their result shows what it paid them
+
+
+def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
+    """The facts of every seat, in seat order (pass the seats with `user__profile` loaded)."""
+    facts = []
+    for seat in seats:
+        user = seat.user
+        present = seat.user_id or seat.is_bot or seat.guest_token
+        facts.append(
+            SeatFacts(
+                number=seat.number,
+                name=seat.display_name if present else "",
+                avatar_url=user.profile.avatar_url if user is not None and hasattr(user, "profile") else None,
+                is_bot=seat.is_bot,
+                has_account=seat.user_id is not None,
+            )
+        )
+    return facts
+
+
 def viewer_view(match: Match, seat_number: int | None) -> dict:
+    """The engine's view of the match for this seat (None: a spectator)."""
     state = engine.from_json(match.state)
     return engine.seat_view(state, seat_number) if seat_number is not None else engine.spectator_view(state)
 
 
-def table_context(
-    match: Match, seats: list[Seat], seat_number: int | None, *, view: dict | None = None, deck: dict | None = None
+# --- one context function per fragment --------------------------------------------------------
+
+
+def scoreboard_context(
+    view: dict, seats: list[SeatFacts], *, tournament_stage: int | None = None, tournament_public_id: str | None = None
 ) -> dict:
-    view = view if view is not None else viewer_view(match, seat_number)
-    me = seat_number if seat_number is not None else 0
-    n = view["seats"]
-    acting = set(view["seats_to_act"])
-    my_side = view["side"]
-    legal = view["legal_actions"]
-    legal_kinds = {a["do"] for a in legal}
-    variant = view["rules"]["variant"]
-    deck = deck or equipped_deck(seats[me].user if seat_number is not None else None)
-    teams = any(len(side) > 1 for side in view["sides"])
-    side_of = {s: side for side, members in enumerate(view["sides"]) for s in members}
+    """`_scoreboard.html`: the score per side, the hand and its stake, the next raise, hand-of-eleven/iron notices."""
+    names = _names(seats)
+    next_raise = view["next_raise"]
+    return {
+        "score": [
+            {"side": s, "label": _side_label(view, names, s), "points": points, "mine": s == view["side"]}
+            for s, points in enumerate(view["score"])
+        ],
+        "tournament_stage": Tournament.STAGES[tournament_stage] if tournament_stage is not None else None,
+        "tournament_url": _tournament_url(tournament_public_id),
+        "hand_number": view["hand_number"],
+        "stake": view["stake"],
+        "target": view["target"],
+        "raise_call": p.RAISE_CALLS.get(next_raise["name"]) if next_raise else None,
+        "raise_value": next_raise["value"] if next_raise else None,
+        "iron_hand": view["iron_hand"],
+        "hand_of_eleven": view["hand_of_eleven"],
+        "variant": view["rules"]["variant"],
+    }
 
-    players = []
-    for seat in seats:
-        side = side_of[seat.number]
-        user = seat.user
-        players.append(
-            {
-                "number": seat.number,
-                "name": seat.display_name if (seat.user_id or seat.is_bot or seat.guest_token) else _("Deleted player"),
-                "avatar_url": user.profile.avatar_url if user is not None and hasattr(user, "profile") else None,
-                "is_bot": seat.is_bot,
-                "is_me": seat.number == seat_number,
-                "is_partner": seat_number is not None and side == my_side and seat.number != seat_number,
-                "side": side,
-                "position": p.position_of(me, seat.number, n),
-                "cards_left": range(view["cards_left"][seat.number]),
-                "acting": seat.number in acting,
-                "is_dealer": seat.number == view["dealer"],
-            }
-        )
-    names = {pl["number"]: pl["name"] for pl in players}
 
-    def side_label(side: int) -> str:
-        if teams:
-            if side == my_side:
-                return _("Us")
-            return _("Them") if len(view["sides"]) == 2 else " & ".join(names[s] for s in view["sides"][side])
-        return _("You") if side == my_side else names[view["sides"][side][0]]
+def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
+    """`_seats.html`: the other seats around the felt, with their card backs."""
+    return {"others": [pl for pl in _players(view, seats) if not pl["is_me"]], "deck": deck}
 
-    def result_word(side):
-        if side is None:
-            return "tied"
-        return "won" if side == my_side else "lost"
 
-    score = [
-        {"side": s, "label": side_label(s), "points": pts, "mine": s == my_side} for s, pts in enumerate(view["score"])
-    ]
-
-    def plays_of(plays: list[dict]) -> list[dict]:
-        return [
-            {
-                "seat": play["seat"],
-                "position": p.position_of(me, play["seat"], n),
-                "face": p.card_face(play["card"]),
-                "face_down": play["face_down"],
-                "name": names[play["seat"]],
-                "mine": play["seat"] == seat_number,
-            }
-            for play in plays
-        ]
-
+def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
+    """`_trick.html`: the vira and manilhas, the trick on the felt (or the hand's last finished round), the
+    round in play, and each finished round of the hand with its cards and who won it."""
+    names = _names(seats)
     # Between rounds the last finished round of this hand stays on the felt (dimmed) until the next card
-    # is played. A new hand starts on a clear felt: the last hand is a summary line, never cards beside
-    # the new vira.
+    # is played. A new hand starts on a clear felt: the last hand is a summary line in the status, never
+    # cards beside the new vira.
     plays, previous = view["trick"], False
     if not plays and view["rounds"]:
         plays, previous = view["rounds"][-1]["plays"], True
-    table = plays_of(plays)
-    rounds = [
-        {
-            "number": r["number"],
-            "result": result_word(r["winner_side"]),
-            "winner": side_label(r["winner_side"]) if r["winner_side"] is not None else None,
-            "plays": plays_of(r["plays"]),
-        }
-        for r in view["rounds"]
-    ]
+    on_the_felt = _plays(view, names, plays)
+    return {
+        "vira": p.card_face(view["vira"]),
+        "manilha_rank": view["manilha_rank"],
+        "manilhas": [p.card_face(c) for c in view["manilhas"]],
+        "plays": on_the_felt,
+        "trick_is_previous": previous and bool(on_the_felt),
+        "round_in_play": view["round"],
+        "rounds": [
+            {
+                "number": r["number"],
+                "result": _result_word(view, r["winner_side"]),
+                "winner": _side_label(view, names, r["winner_side"]) if r["winner_side"] is not None else None,
+                "plays": _plays(view, names, r["plays"]),
+            }
+            for r in view["rounds"]
+        ],
+        "deck": deck,
+    }
+
+
+def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict) -> dict:
+    """`_hand.html`: the viewer's name and cards (the playable ones as buttons), partners' cards in a hand of eleven."""
+    names = _names(seats)
+    legal = view["legal_actions"]
     playable = {a["card"] for a in legal if a["do"] == "play"}
-    can_face_down = any(a["do"] == "play" and a["face_down"] for a in legal)
-    hand = [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]]
-    partner_hands = [
-        {"name": names[int(s)], "cards": [p.card_face(c) for c in cards]} for s, cards in view["partner_hands"].items()
-    ]
+    me = view["seat"]
+    return {
+        "viewer_seat": me,
+        "me": _players(view, seats)[me] if me is not None else None,
+        "version": version,
+        "hand": [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]],
+        "can_face_down": any(a["do"] == "play" and a["face_down"] for a in legal),
+        "partner_hands": [
+            {"name": names[int(s)], "cards": [p.card_face(c) for c in cards]}
+            for s, cards in view["partner_hands"].items()
+        ],
+        "deck": deck,
+    }
+
+
+def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict:
+    """`_actions.html`: a pending raise, the hand-of-eleven decision, the raise/accept/run buttons."""
+    names = _names(seats)
+    legal_kinds = {a["do"] for a in view["legal_actions"]}
     eleven = view["hand_of_eleven"]
     deciding_eleven = bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds)
     pending = view["pending_raise"]
     next_raise = view["next_raise"]
-
-    last_hand = _last_hand_summary(view, side_label, variant)
-    if last_hand:
-        # The cards of the round that ended the last hand, small, in the summary line.
-        ended = view["last_hand"].get("unfinished_round") or (view["last_hand"].get("rounds") or [{}])[-1].get("plays")
-        last_hand["cards"] = plays_of(ended or [])
-    # What a screen reader announces (games/_announce.html): the latest card of someone else, the round
-    # or hand that just ended.
-    latest = view["trick"][-1] if view["trick"] else (view["rounds"][-1]["plays"][-1] if view["rounds"] else None)
-
-    result = _result(match, seats, view, seat_number, side_label) if view["match_over"] else None
-
-    # Say so when the table played for someone whose clock ran out, until everyone has moved since.
-    timed_out = None
-    if match.timed_out_version is not None and match.version - match.timed_out_version < n:
-        timed_out = names[match.timed_out_seat]
-
-    # The countdown is for people; an AI seat's short delay is not a clock worth showing.
-    clock_seat = match.deadline_seat
-    deadline_ms = (
-        int(match.deadline.timestamp() * 1000)
-        if match.deadline and view["seats_to_act"] and clock_seat is not None and seats[clock_seat].is_human
-        else None
-    )
-    clock_for = names.get(match.deadline_seat) if match.deadline_seat is not None else None
     return {
-        "match": match,
-        "version": match.version,
-        "view": view,
-        "viewer_seat": seat_number,
-        "players": players,
-        "others": [pl for pl in players if not pl["is_me"]],
-        "me": players[me] if seat_number is not None else None,
-        "score": score,
-        "target": view["target"],
-        "stake": view["stake"],
-        "hand_number": view["hand_number"],
-        "vira": p.card_face(view["vira"]),
-        "manilha_rank": view["manilha_rank"],
-        "manilhas": [p.card_face(c) for c in view["manilhas"]],
-        "variant": variant,
-        "table": table,
-        "table_is_previous": previous and bool(table),
-        "rounds": rounds,
-        "round_in_play": view["round"],
-        "latest_play": plays_of([latest])[0] if latest and latest["seat"] != seat_number else None,
-        "round_result": rounds[-1] if rounds and not view["trick"] else None,
-        "fresh_hand": not view["trick"] and not view["rounds"],
-        "hand": hand,
-        "can_face_down": can_face_down,
-        "partner_hands": partner_hands,
-        "can_raise": "raise" in legal_kinds and not deciding_eleven,
-        "raise_call": p.RAISE_CALLS.get(next_raise["name"]) if next_raise else None,
-        "raise_value": next_raise["value"] if next_raise else None,
-        "can_accept": "accept" in legal_kinds and not deciding_eleven,
-        "can_run": "run" in legal_kinds and not deciding_eleven,
-        "deciding_eleven": deciding_eleven,
-        "hand_of_eleven": eleven,
-        "iron_hand": view["iron_hand"],
+        "version": version,
+        "variant": view["rules"]["variant"],
         "pending": pending
         and {
             **pending,
             "call": p.RAISE_CALLS.get(pending["name"]),
             "by": names[pending["seat"]],
-            "mine": pending["side"] == my_side,
+            "mine": pending["side"] == view["side"],
         },
-        "my_turn": seat_number is not None and seat_number in acting,
-        "acting_names": [names[s] for s in view["seats_to_act"]],
-        "deadline_ms": deadline_ms,
-        "clock_for": clock_for,
-        "timed_out": timed_out,
-        "last_hand": last_hand,
-        "result": result,
-        "deck": deck,
-        "play_again_url": reverse("games:play"),
-        "tournament_stage": STAGES[match.tournament_stage] if match.tournament_stage is not None else None,
-        "tournament_url": reverse("games:tournament", args=[match.tournament.public_id])
-        if match.tournament_id
-        else None,
+        "deciding_eleven": deciding_eleven,
+        "can_raise": "raise" in legal_kinds and not deciding_eleven,
+        "raise_call": p.RAISE_CALLS.get(next_raise["name"]) if next_raise else None,
+        "raise_value": next_raise["value"] if next_raise else None,
+        "can_accept": "accept" in legal_kinds and not deciding_eleven,
+        "can_run": "run" in legal_kinds and not deciding_eleven,
     }
 
 
-def _last_hand_summary(view: dict, side_label, variant: str) -> dict | None:
-    """Who took the hand that just ended, how many points, and why, in words."""
+def status_context(
+    view: dict,
+    seats: list[SeatFacts],
+    *,
+    version: int,
+    deadline: datetime | None = None,
+    deadline_seat: int | None = None,
+    timed_out_seat: int | None = None,
+    timed_out_version: int | None = None,
+    rewards: tuple[int, int] | None = None,
+    tournament_public_id: str | None = None,
+    tournament_stage: int | None = None,
+    prize: tuple[int, int] | None = None,
+) -> dict:
+    """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result.
+
+    `rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
+    (a guest, who is offered to sign up instead). A tournament stage's result says what comes next
+    and what the final pays (`prize`: coins, rank points).
+    """
+    names = _names(seats)
+    acting = view["seats_to_act"]
+    result = None
+    if view["match_over"]:
+        won = view["match_winner"] == view["side"]
+        result = {
+            "won": won,
+            "winner": _side_label(view, names, view["match_winner"]),
+            "signed_in": rewards is not None,
+        }
+        if rewards is not None:
+            result["coins"], result["rank_points"] = rewards
+        result["tournament"] = (
+            _tournament_result(tournament_stage, prize, won) if tournament_stage is not None else None
+        )
+    # Say so when the table played for someone whose clock ran out, until everyone has moved since.
+    timed_out = None
+    if timed_out_version is not None and version - timed_out_version < view["seats"]:
+        timed_out = names[timed_out_seat]
+    # The countdown is for people; an AI seat's short delay is not a clock worth showing.
+    counting_down = deadline and acting and deadline_seat is not None and not seats[deadline_seat].is_bot
+    return {
+        "version": version,
+        "result": result,
+        "my_turn": view["seat"] is not None and view["seat"] in acting,
+        "acting_names": [names[s] for s in acting],
+        "deadline_ms": int(deadline.timestamp() * 1000) if counting_down else None,
+        "clock_for": names.get(deadline_seat) if deadline_seat is not None else None,
+        "timed_out": timed_out,
+        "last_hand": _last_hand_summary(view, names),
+        "play_again_url": reverse("games:play"),
+        "tournament_url": _tournament_url(tournament_public_id),
+    }
+
+
+def announce_context(view: dict, seats: list[SeatFacts]) -> dict:
+    """`_announce.html`, the screen reader's live region: the card someone else just played, the round or
+    hand that just ended, a raise to answer, a hand of eleven to decide, whose turn it is, the result."""
+    names = _names(seats)
+    me = view["seat"]
+    latest = view["trick"][-1] if view["trick"] else (view["rounds"][-1]["plays"][-1] if view["rounds"] else None)
+    last_round = view["rounds"][-1] if view["rounds"] and not view["trick"] else None
+    legal_kinds = {a["do"] for a in view["legal_actions"]}
+    eleven = view["hand_of_eleven"]
+    pending = view["pending_raise"]
+    return {
+        "result": view["match_over"]
+        and {"won": view["match_winner"] == view["side"], "winner": _side_label(view, names, view["match_winner"])},
+        "latest_play": _plays(view, names, [latest])[0] if latest and latest["seat"] != me else None,
+        "round_result": last_round
+        and {
+            "number": last_round["number"],
+            "winner": _side_label(view, names, last_round["winner_side"])
+            if last_round["winner_side"] is not None
+            else None,
+        },
+        "last_hand": _last_hand_summary(view, names) if not view["trick"] and not view["rounds"] else None,
+        "pending": pending
+        and pending["side"] != view["side"]
+        and {"by": names[pending["seat"]], "call": p.RAISE_CALLS.get(pending["name"]), "value": pending["value"]},
+        "deciding_eleven": bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds),
+        "variant": view["rules"]["variant"],
+        "my_turn": me is not None and me in view["seats_to_act"],
+        "acting_names": [names[s] for s in view["seats_to_act"]],
+    }
+
+
+def message_context(text: str, code: str = "") -> dict:
+    """`_message.html`: a line for the viewer (an error has a `code`, also in `data-error`); empty clears it."""
+    return {"text": text, "code": code}
+
+
+# --- from the match row to every fragment, and the renders ------------------------------------
+
+
+def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: dict) -> dict[str, dict]:
+    """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
+    tournament_public_id = match.tournament.public_id if match.tournament_id else None
+    me = view["seat"]
+    rewards, prize = None, None
+    if view["match_over"] and me is not None and seats[me].has_account:
+        rewards = selectors.reward_amounts(match, match.won_by(me))
+    if view["match_over"] and match.tournament_stage is not None:
+        settings = selectors.reward_settings()
+        prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
+    return {
+        "scoreboard": scoreboard_context(
+            view, seats, tournament_stage=match.tournament_stage, tournament_public_id=tournament_public_id
+        ),
+        "seats": seats_context(view, seats, deck=deck),
+        "trick": trick_context(view, seats, deck=deck),
+        "hand": hand_context(view, seats, version=match.version, deck=deck),
+        "actions": actions_context(view, seats, version=match.version),
+        "status": status_context(
+            view,
+            seats,
+            version=match.version,
+            deadline=match.deadline,
+            deadline_seat=match.deadline_seat,
+            timed_out_seat=match.timed_out_seat,
+            timed_out_version=match.timed_out_version,
+            rewards=rewards,
+            tournament_public_id=tournament_public_id,
+            tournament_stage=match.tournament_stage,
+            prize=prize,
+        ),
+        "announce": announce_context(view, seats),
+    }
+
+
+def page_context(match: Match, seats: list[Seat], seat_number: int) -> dict:
+    """The table page: the same fragments as the pushes (not out-of-band), placed by `games/table.html`."""
+    view = viewer_view(match, seat_number)
+    deck = equipped_deck(seats[seat_number].user)
+    fragments = render_regions(table_contexts(match, seat_facts(seats), view, deck=deck))
+    fragments["message"] = render_fragment("message", message_context(""))
+    return {
+        "match": match,
+        "seat_count": view["seats"],
+        "variant": view["rules"]["variant"],
+        "deck": deck,
+        "fragments": fragments,
+    }
+
+
+def render_fragment(region: str, context: dict, *, oob: bool = False) -> str:
+    return render_to_string(f"games/_{region}.html", {**context, "oob": oob})
+
+
+def render_regions(contexts: dict[str, dict], *, oob: bool = False) -> dict[str, str]:
+    return {region: render_fragment(region, contexts[region], oob=oob) for region in REGIONS}
+
+
+def render_message(text: str, code: str = "") -> str:
+    """The message fragment as a push (out-of-band)."""
+    return render_fragment("message", message_context(text, code), oob=True)
+
+
+# --- shared by the context functions ----------------------------------------------------------
+
+
+def _viewer(view: dict) -> int:
+    # A spectator sees the table from seat 0's chair.
+    return view["seat"] if view["seat"] is not None else 0
+
+
+def _names(seats: list[SeatFacts]) -> dict[int, str]:
+    return {seat.number: seat.name or _("Deleted player") for seat in seats}
+
+
+def _players(view: dict, seats: list[SeatFacts]) -> list[dict]:
+    """Each seat as the viewer sees it: where it sits on their screen, its cards left, whether it acts now."""
+    me = view["seat"]
+    acting = set(view["seats_to_act"])
+    side_of = {s: side for side, members in enumerate(view["sides"]) for s in members}
+    names = _names(seats)
+    return [
+        {
+            "number": seat.number,
+            "name": names[seat.number],
+            "avatar_url": seat.avatar_url,
+            "is_bot": seat.is_bot,
+            "is_me": seat.number == me,
+            "is_partner": me is not None and side_of[seat.number] == view["side"] and seat.number != me,
+            "side": side_of[seat.number],
+            "position": p.position_of(_viewer(view), seat.number, view["seats"]),
+            "cards_left": range(view["cards_left"][seat.number]),
+            "acting": seat.number in acting,
+            "is_dealer": seat.number == view["dealer"],
+        }
+        for seat in seats
+    ]
+
+
+def _side_label(view: dict, names: dict[int, str], side: int) -> str:
+    """A side as the viewer calls it: Us/Them with partners, You or the seat's name without."""
+    sides, my_side = view["sides"], view["side"]
+    if any(len(members) > 1 for members in sides):
+        if side == my_side:
+            return _("Us")
+        return _("Them") if len(sides) == 2 else " & ".join(names[s] for s in sides[side])
+    return _("You") if side == my_side else names[sides[side][0]]
+
+
+def _result_word(view: dict, side: int | None) -> str:
+    if side is None:
+        return "tied"
+    return "won" if side == view["side"] else "lost"
+
+
+def _plays(view: dict, names: dict[int, str], plays: list[dict]) -> list[dict]:
+    """Cards played, as the viewer sees them: where each sits on their screen, its face, whose it is."""
+    return [
+        {
+            "seat": play["seat"],
+            "position": p.position_of(_viewer(view), play["seat"], view["seats"]),
+            "face": p.card_face(play["card"]),
+            "face_down": play["face_down"],
+            "name": names[play["seat"]],
+            "mine": play["seat"] == view["seat"],
+        }
+        for play in plays
+    ]
+
+
+def _tournament_result(stage: int, prize: tuple[int, int] | None, won: bool) -> dict:
+    final = stage == len(Tournament.STAGES) - 1
+    coins, rank_points = prize or (0, 0)
+    return {
+        "stage": Tournament.STAGES[stage],
+        "next_stage": None if final else Tournament.STAGES[stage + 1],
+        "champion": won and final,
+        "prize_coins": coins,
+        "prize_rank_points": rank_points,
+    }
+
+
+def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
+    """Who took the hand that just ended, how many points, and why, in words, with the small cards of
+    the round that ended it."""
     last = view["last_hand"]
     if not last:
         return None
     if last["reason"] == "ran_from":
         losers = [s for s in range(len(view["score"])) if s != last["winner_side"]]
         why = _("%(side)s ran from %(call)s") % {
-            "side": side_label(losers[0]) if len(losers) == 1 else _("the others"),
-            "call": p.ran_from_call(variant, last["points"]),
+            "side": _side_label(view, names, losers[0]) if len(losers) == 1 else _("the others"),
+            "call": p.ran_from_call(view["rules"]["variant"], last["points"]),
         }
     else:
         why = str(p.HAND_REASONS.get(last["reason"], last["reason"]))
     return {
         "number": last["hand_number"],
-        "winner": side_label(last["winner_side"]) if last["winner_side"] is not None else None,
+        "winner": _side_label(view, names, last["winner_side"]) if last["winner_side"] is not None else None,
         "mine": last["winner_side"] == view["side"],
         "points": last["points"],
         "why": why,
+        "cards": _plays(
+            view, names, last.get("unfinished_round") or (last.get("rounds") or [{}])[-1].get("plays") or []
+        ),
     }
 
 
-def _result(match: Match, seats: list[Seat], view: dict, seat_number: int | None, side_label) -> dict:
-    """The match result for this viewer, with what it paid them (or the offer to sign up); a tournament
-    stage says what comes next and what the final pays."""
-    won = view["match_winner"] == view["side"]
-    result = {"won": won, "winner": side_label(view["match_winner"]), "signed_in": False, "tournament": None}
-    if seat_number is not None and seats[seat_number].user_id:
-        coins, points = rewards_for(match, won)
-        result.update(coins=coins, rank_points=points, signed_in=True)
-    if match.tournament_stage is not None:
-        settings = selectors.reward_amounts()
-        final = match.tournament_stage == len(STAGES) - 1
-        result["tournament"] = {
-            "stage": STAGES[match.tournament_stage],
-            "next_stage": None if final else STAGES[match.tournament_stage + 1],
-            "champion": won and final,
-            "prize_coins": settings.tournament_win_coins,
-            "prize_rank_points": settings.tournament_win_rank_points,
-        }
-    return result
-
-
-def render_region(region: str, context: dict, *, oob: bool = False) -> str:
-    return render_to_string(f"games/_{region}.html", {**context, "oob": oob})
-
-
-def render_regions(context: dict, *, oob: bool = False) -> dict[str, str]:
-    return {region: render_region(region, context, oob=oob) for region in REGIONS}
-
-
-def render_message(text: str, code: str = "") -> str:
-    return render_to_string("games/_message.html", {"text": text, "code": code, "oob": True})
+def _tournament_url(tournament_public_id: str | None) -> str | None:
+    return reverse("games:tournament", args=[tournament_public_id]) if tournament_public_id else None

@@ -2,24 +2,18 @@
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from shop import wallet
 from stats.services import award_rank_points
 
-from .models import Match, RewardSettings, Seat
-
-
-def rewards_for(match: Match, won: bool, settings: RewardSettings | None = None) -> tuple[int, int]:
-    """(coins, rank points) a human seat gets for this match's result; tournament pay comes with the final."""
-    settings = settings or RewardSettings.current()
-    if match.kind == Match.Kind.TOURNAMENT:
-        return (0, 0)
-    if won:
-        return settings.single_win_coins, settings.single_win_rank_points
-    return settings.single_loss_coins, settings.single_loss_rank_points
+from .models import Match, Seat
+from .selectors import reward_amounts
+from .tournaments import advance_after
 
 
 def credit_seat(match: Match, seat: Seat, won: bool) -> tuple[int, int]:
-    coins, points = rewards_for(match, won)
+    coins, points = reward_amounts(match, won)
     reference = f"match:{match.public_id}"
     if coins:
         wallet.change_balance(
@@ -45,15 +39,11 @@ def settle_finished_match(match: Match, seats: list[Seat]) -> None:
     match.rewards_credited = True
     match.save(update_fields=["rewards_credited"])
     if match.tournament_id is not None:
-        from .tournaments import advance_after
-
         advance_after(match, seats)
 
 
 def claim_seats(user, tokens: list[str]) -> int:
     """Give a guest's seats to the account; finished single matches are credited (idempotently)."""
-    from django.db import transaction
-
     claimed = 0
     with transaction.atomic():
         for seat in Seat.objects.select_for_update().select_related("match").filter(guest_token__in=tokens, user=None):

@@ -1,16 +1,86 @@
-"""Read-only queries the site's pages need from games: reward amounts and a player's recent results."""
+"""Read-only queries the game's pages, socket and clock need (writes are the services')."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.utils import timezone
+
 from games import engine
 
-from .models import Match, RewardSettings, Seat
-from .rewards import rewards_for
+from .models import BotLevel, Match, RewardSettings, Seat, Tournament
+
+# How many due matches one sweep takes at most.
+SWEEP_BATCH = 20
 
 
-def reward_amounts() -> RewardSettings:
+def due_match_ids(now=None, limit: int = SWEEP_BATCH) -> list[int]:
+    """Active matches whose deadline has passed, the longest overdue first."""
+    now = now or timezone.now()
+    return list(
+        Match.objects.filter(status=Match.Status.ACTIVE, deadline__lte=now)
+        .order_by("deadline")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def reward_settings() -> RewardSettings:
     """What matches and tournaments pay now (admin-editable), for the pages that promise it."""
     return RewardSettings.current()
+
+
+def reward_amounts(match: Match, won: bool, settings: RewardSettings | None = None) -> tuple[int, int]:
+    """(coins, rank points) a human seat gets for this match's result; tournament pay comes with the final."""
+    if match.kind == Match.Kind.TOURNAMENT:
+        return (0, 0)
+    settings = settings or RewardSettings.current()
+    if won:
+        return settings.single_win_coins, settings.single_win_rank_points
+    return settings.single_loss_coins, settings.single_loss_rank_points
+
+
+def active_matches(user, limit: int = 5) -> list[Match]:
+    """The user's matches in progress, the most recently moved first (the Play page's list)."""
+    return list(Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE).order_by("-updated_at")[:limit])
+
+
+def seats_at(match: Match) -> list[Seat]:
+    """The match's seats in seat order, with what the table shows of each person (name, avatar)."""
+    return list(match.seats.select_related("user__profile"))
+
+
+def current_match(tournament: Tournament) -> Match | None:
+    """The match of the tournament's current stage (the one being played, or the one that ended it)."""
+    return tournament.matches.filter(tournament_stage=tournament.stage).order_by("-created_at").first()
+
+
+@dataclass(frozen=True)
+class BracketStage:
+    number: int
+    name: str
+    bot: str  # the level's label, in the page's language
+    match: Match | None
+    state: str  # upcoming | playing | won | lost
+
+
+def tournament_bracket(tournament: Tournament) -> list[BracketStage]:
+    """Every stage with its state, from the tournament's own record: a stage before the current one
+    was won (that is how the tournament got past it); the current one is being played, or it ended
+    the tournament one way or the other."""
+    matches = {m.tournament_stage: m for m in tournament.matches.all()}
+    stages = []
+    for number, name in enumerate(Tournament.STAGES):
+        match = matches.get(number)
+        if number < tournament.stage:
+            state = "won"
+        elif number > tournament.stage or match is None:
+            state = "upcoming"
+        elif tournament.status == Tournament.Status.PLAYING:
+            state = "playing"
+        else:
+            state = "won" if tournament.status == Tournament.Status.WON else "lost"
+        stages.append(BracketStage(number, name, BotLevel(Tournament.STAGE_BOTS[number]).label, match, state))
+    return stages
 
 
 def recent_results(user, limit: int = 5) -> list[dict]:
@@ -20,7 +90,7 @@ def recent_results(user, limit: int = 5) -> list[dict]:
         .select_related("match")
         .order_by("-match__finished_at", "-match__id")[:limit]
     )
-    settings = reward_amounts()
+    settings = reward_settings()
     results = []
     for seat in seats:
         match = seat.match
@@ -28,18 +98,15 @@ def recent_results(user, limit: int = 5) -> list[dict]:
         side = engine.side_of(rules, seat.number)
         won = match.won_by(seat.number)
         others = [points for s, points in enumerate(match.score) if s != side]
-        coins, _points = rewards_for(match, won, settings)
         results.append(
             {
                 "match": match,
                 "won": won,
                 "variant": rules.variant,
-                "seats": rules.seats,
                 "mine": match.score[side] if match.score else 0,
                 "theirs": max(others) if others else 0,
-                "coins": coins,
+                "coins": reward_amounts(match, won, settings)[0],
                 "bot_level": match.get_bot_level_display(),
-                "finished_at": match.finished_at,
             }
         )
     return results

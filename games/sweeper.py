@@ -1,4 +1,4 @@
-"""The clock: in every web process, a small loop plays AI seats and timed-out humans when their deadline passes.
+"""The sweeper: in every web process, a small loop makes the moves whose deadline passed (AI seats, timed-out humans).
 
 Deadlines live in the database, so a restart or a second process loses nothing; row locks with
 skip_locked keep two processes from acting on one match at once.
@@ -9,10 +9,12 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from channels.layers import get_channel_layer
 from django.conf import settings
 
-from . import db, tables
+from . import db
+from .moves import play_due_seat_safely
+from .publishing import publish
+from .selectors import due_match_ids
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
@@ -23,27 +25,29 @@ def interval() -> float:
 
 
 async def run_forever() -> None:
-    due = db.read(tables.due_match_ids)
-    play = db.write(tables.play_due_seat_safely)
-    layer = get_channel_layer()
     while True:
-        try:
-            match_ids = await due()
-        except Exception:
-            log.exception("sweeper could not read the due matches")
-            match_ids = []
-        # One match per trip to the database thread, so players' own moves interleave with the AI's
-        # instead of waiting behind a whole batch; publishing happens here, off that thread.
-        for pk in match_ids:
-            version = await play(pk)
-            if version is not None and layer is not None:
-                try:
-                    await layer.group_send(tables.group_name(pk), tables.update_message(version))
-                except Exception:  # the move is stored; sockets catch up with the next version or on reconnect
-                    log.exception("could not publish version %s of match %s", version, pk)
         # Busy: go again at once so chains of AI moves are not slowed down by the poll interval.
-        if not match_ids:
+        if not await sweep_once():
             await asyncio.sleep(interval())
+
+
+async def sweep_once(now=None) -> int:
+    """Play every due seat once and publish each new version; returns how many due matches it found."""
+    try:
+        match_ids = await db.read(due_match_ids)(now)
+    except Exception:
+        log.exception("sweeper could not read the due matches")
+        return 0
+    # One match per trip to the database thread, so players' own moves interleave with the AI's
+    # instead of waiting behind a whole batch; publishing happens here, off that thread.
+    for pk in match_ids:
+        version = await db.write(play_due_seat_safely)(pk, now)
+        if version is not None:
+            try:
+                await publish(pk, version)
+            except Exception:  # the move is stored; sockets catch up with the next version or on reconnect
+                log.exception("could not publish version %s of match %s", version, pk)
+    return len(match_ids)
 
 
 def ensure_started() -> None:

@@ -1,23 +1,20 @@
-"""Tournament (seed 000): round of 16, quarter-final, semi-final, final against ever stronger bots.
+"""Tournaments: four matches in a row against ever stronger bots (round of 16 to the final).
 
-A loss ends it; the reward is paid only for winning the final.
+A loss ends it; the reward is paid only for winning the final. The stages and their bots are
+`Tournament.STAGES` and `Tournament.STAGE_BOTS`.
 """
 
 from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from shop import wallet
 from stats.services import award_rank_points
 
 from .models import Match, RewardSettings, Seat, Tournament
-
-STAGES = (_("Round of 16"), _("Quarter-final"), _("Semi-final"), _("Final"))
-# Stronger bots each round; the final keeps the strongest.
-STAGE_BOTS = ("easy", "medium", "hard", "hard")
+from .starting import create_match, seat_plans_against_ai
 
 
 def start_tournament(user, rules: engine.RuleSet, move_seconds: int = 99) -> Tournament:
@@ -28,12 +25,8 @@ def start_tournament(user, rules: engine.RuleSet, move_seconds: int = 99) -> Tou
 
 
 def start_stage_match(tournament: Tournament, move_seconds: int = 99) -> Match:
-    from .matchmaking import seat_plans_against_ai
-
     rules = engine.RuleSet.from_dict(tournament.rules)
-    level = STAGE_BOTS[tournament.stage]
-    from .tables import create_match
-
+    level = Tournament.STAGE_BOTS[tournament.stage]
     return create_match(
         rules=rules,
         seats=seat_plans_against_ai(rules, level, user=tournament.user),
@@ -56,7 +49,7 @@ def advance_after(match: Match, seats: list[Seat]) -> None:
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
         return
-    if tournament.stage < len(STAGES) - 1:
+    if tournament.stage < len(Tournament.STAGES) - 1:
         tournament.stage += 1
         tournament.save(update_fields=["stage"])
         start_stage_match(tournament, move_seconds=match.move_seconds)
@@ -78,7 +71,3 @@ def advance_after(match: Match, seats: list[Seat]) -> None:
     award_rank_points(
         tournament.user, settings.tournament_win_rank_points, reason="tournament_reward", reference=reference
     )
-
-
-def current_match(tournament: Tournament) -> Match | None:
-    return tournament.matches.filter(tournament_stage=tournament.stage).order_by("-created_at").first()

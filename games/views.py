@@ -1,4 +1,4 @@
-"""Play page, the table page, tournaments. Thin: parse, call one service, render."""
+"""Play page, the table page, tournaments. Thin: parse, call one service or selector, render."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -13,11 +14,10 @@ from django.views.decorators.http import require_http_methods
 
 from . import rendering, selectors
 from .forms import PlayForm, last_options, remember_options
-from .matchmaking import seat_plans_against_ai
-from .models import BotLevel, Match, Tournament
+from .models import Match, Tournament
 from .seating import remember_guest_seat, seat_for
-from .tables import create_match
-from .tournaments import STAGE_BOTS, STAGES, current_match, start_tournament
+from .starting import create_match, seat_plans_against_ai
+from .tournaments import start_tournament
 
 
 @require_http_methods(["GET", "POST"])
@@ -27,11 +27,11 @@ def play(request):
         data = form.cleaned_data
         if data["mode"] == "tournament" and not request.user.is_authenticated:
             messages.info(request, _("Sign in to play a tournament: its prize goes to your account."))
-            return redirect(f"/accounts/login/?next={request.path}")
+            return redirect_to_login(request.path)
         remember_options(request.session, request.POST)
         if data["mode"] == "tournament":
             tournament = start_tournament(request.user, data["rules"], move_seconds=data["move_seconds"])
-            return redirect("games:table", public_id=current_match(tournament).public_id)
+            return redirect("games:table", public_id=selectors.current_match(tournament).public_id)
         if request.user.is_authenticated:
             plans = seat_plans_against_ai(data["rules"], data["bot_level"], user=request.user)
         else:
@@ -42,11 +42,9 @@ def play(request):
             rules=data["rules"], seats=plans, bot_level=data["bot_level"], move_seconds=data["move_seconds"]
         )
         return redirect("games:table", public_id=match.public_id)
-    active = []
-    if request.user.is_authenticated:
-        active = Match.objects.filter(seats__user=request.user, status=Match.Status.ACTIVE).order_by("-updated_at")[:5]
+    active = selectors.active_matches(request.user) if request.user.is_authenticated else []
     return render(
-        request, "games/play.html", {"form": form, "active_matches": active, "rewards": selectors.reward_amounts()}
+        request, "games/play.html", {"form": form, "active_matches": active, "rewards": selectors.reward_settings()}
     )
 
 
@@ -55,39 +53,19 @@ def table(request, public_id: str):
     seat = seat_for(match, request.user, request.session)
     if seat is None:
         raise Http404(_("This is not your match."))
-    seats = list(match.seats.select_related("user__profile"))
-    context = rendering.table_context(match, seats, seat.number)
+    context = rendering.page_context(match, selectors.seats_at(match), seat.number)
     return render(request, "games/table.html", context)
 
 
 @login_required
 def tournament(request, public_id: str):
     tournament = get_object_or_404(Tournament, public_id=public_id, user=request.user)
-    matches = {m.tournament_stage: m for m in tournament.matches.all()}
-    stages = []
-    for number, name in enumerate(STAGES):
-        m = matches.get(number)
-        state = "upcoming"
-        if m is not None:
-            if m.status == Match.Status.ACTIVE:
-                state = "playing"
-            elif m.winner_side is not None:
-                state = "won" if _human_won(m, request.user) else "lost"
-        stages.append(
-            {"number": number, "name": name, "bot": BotLevel(STAGE_BOTS[number]).label, "match": m, "state": state}
-        )
     return render(
         request,
         "games/tournament.html",
         {
             "tournament": tournament,
-            "stages": stages,
-            "current": current_match(tournament),
-            "rewards": selectors.reward_amounts(),
+            "stages": selectors.tournament_bracket(tournament),
+            "rewards": selectors.reward_settings(),
         },
     )
-
-
-def _human_won(match: Match, user) -> bool:
-    seat = next((s for s in match.seats.all() if s.user_id == user.pk), None)
-    return seat is not None and match.won_by(seat.number)

@@ -9,9 +9,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from . import inventory, purchases, selectors
+from .checkout import check_out
 from .forms import ConfirmPurchaseForm, EquipForm
-from .models import REAL_MONEY, Item, ItemKind
-from .payments import PaymentUnavailable, get_provider
+from .models import Item, ItemKind
+from .payments import PaymentUnavailable
 from .payments.stripe_checkout import BadWebhook, handle_webhook
 
 
@@ -60,24 +61,20 @@ def buy_item(request, slug):
     form = ConfirmPurchaseForm(request.POST)
     if not form.is_valid():
         return HttpResponseBadRequest()
-    key = form.cleaned_data["token"]
     try:
-        if item.price_currency == REAL_MONEY:
-            provider = get_provider()
-            purchase = purchases.start_paid_purchase(request.user, item, idempotency_key=key, provider=provider.name)
-            if purchase.status == "pending":
-                result_url = request.build_absolute_uri(reverse("shop:purchase", args=[purchase.pk]))
-                start = provider.start_checkout(
-                    purchase, success_url=result_url, cancel_url=request.build_absolute_uri(item_url(item))
-                )
-                if start.redirect_url:
-                    return redirect(start.redirect_url)
-        else:
-            purchase = purchases.buy(request.user, item, idempotency_key=key)
+        checkout = check_out(
+            request.user,
+            item,
+            idempotency_key=form.cleaned_data["token"],
+            return_url=lambda purchase: request.build_absolute_uri(reverse("shop:purchase", args=[purchase.pk])),
+            cancel_url=request.build_absolute_uri(item_url(item)),
+        )
     except (purchases.PurchaseRefused, purchases.InsufficientFunds, PaymentUnavailable) as refusal:
         messages.error(request, refusal.message)
         return redirect(item_url(item))
-    return redirect("shop:purchase", pk=purchase.pk)
+    if checkout.redirect_url:
+        return redirect(checkout.redirect_url)
+    return redirect("shop:purchase", pk=checkout.purchase.pk)
 
 
 def item_url(item) -> str:

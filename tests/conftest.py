@@ -1,8 +1,11 @@
 """Fixtures shared by every Django test: users, signed-in clients, a live daphne server."""
 
+import importlib
 import itertools
 
 import pytest
+from django.apps import apps
+from django.core.cache import cache
 
 from tests.support.live_server import LiveDaphne
 
@@ -13,7 +16,6 @@ _counter = itertools.count(1)
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     # allauth's rate limits count in the cache; with Redis it would outlive the test run.
-    from django.core.cache import cache
 
     cache.clear()
     yield
@@ -53,9 +55,5 @@ def live_daphne(transactional_db, django_db_blocker, settings):
 @pytest.fixture
 def stocked_shop(transactional_db):
     """The catalogue, prices and shop settings of the data migrations, back after a transactional test flushed them."""
-    import importlib
-
-    from django.apps import apps
-
     importlib.import_module("shop.migrations.0002_stock_the_shop").stock(apps, None)
     importlib.import_module("shop.migrations.0003_economy_prices").set_prices(apps, None)

@@ -98,7 +98,7 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{SQLITE_PATH}",
         # Connections are kept open: a new PostgreSQL connection per message cost hundreds
-        # of ms under load (shared/STACK_NOTES.md).
+        # of ms under load (measured before the project started; docs/performance.md).
         conn_max_age=600,
         conn_health_checks=True,
     )
@@ -117,7 +117,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file (not :memory:) so that a live daphne test server in another process sees it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f"{TEST_DB_NAME or 'test_db'}.sqlite3")}
 else:
-    # channels 4.3.2 live-server child needs an explicit test name (STACK_NOTES pitfall 5).
+    # The live-server child of channels 4.3.2 connects to "test_test_<name>" unless the test
+    # database is named explicitly (django/channels#2176).
     DATABASES["default"]["TEST"] = {"NAME": TEST_DB_NAME or "test_" + DATABASES["default"]["NAME"]}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

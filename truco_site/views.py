@@ -26,7 +26,7 @@ def home(request):
     context = {
         "quick_play": options,
         "quick_play_summary": options_summary(options),
-        "rewards": game_selectors.reward_amounts(),
+        "rewards": game_selectors.reward_settings(),
         # Places kept for features being built elsewhere. Each section renders only when its value
         # is a list (None means the feature does not exist yet):
         # - rooms_waiting (multiplayer rooms): [{"name", "url", "detail"}], rooms waiting for players;

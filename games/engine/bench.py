@@ -17,7 +17,7 @@ from .match import apply, legal_actions, new_match, seats_to_act
 from .rules import RuleSet
 from .view import seat_view
 
-TABLES = (("2 seats", 2), ("4 seats", 4))
+SEAT_COUNTS = (("2 seats", 2), ("4 seats", 4))
 VARIANTS = ("paulista", "mineiro")
 
 
@@ -43,7 +43,7 @@ def decision_times(level: str, seconds: float, seed: int = 0) -> tuple[list[floa
 
     Every seat is played by ``level`` itself, so the positions are the ones that bot meets.
     """
-    rules_mix = [RuleSet(variant=v, seats=n) for v in VARIANTS for _, n in TABLES]
+    rules_mix = [RuleSet(variant=v, seats=n) for v in VARIANTS for _, n in SEAT_COUNTS]
     whole, bot_only = [], []
     rng = random.Random(seed)
     clock = time.perf_counter
@@ -81,7 +81,7 @@ def main(argv=None) -> int:
         parser.error("--seconds must be positive")
 
     print(f"engine, random playouts, one core ({args.seconds:g} s each):")
-    for label, seats in TABLES:
+    for label, seats in SEAT_COUNTS:
         for variant in VARIANTS:
             per_match, per_action = engine_speed(RuleSet(variant=variant, seats=seats), args.seconds, args.seed)
             print(f"  {label} {variant:<8} {per_match:8,.0f} matches/s {per_action:10,.0f} actions/s")

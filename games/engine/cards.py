@@ -1,8 +1,8 @@
-"""Cards as small ints, the decks of both variants, and the strength tables that rank them.
+"""Cards as small ints, the decks of both variants, and the card strengths that rank them.
 
 A card is ``rank * 4 + suit`` with ranks ``4 5 6 7 Q J K A 2 3`` (0..9, also the common
 order, low to high) and suits ``C H S D`` (0..3).  Strings like ``"4C"`` exist only at the
-edges (actions, events, views, JSON); the engine compares ints from precomputed tables.
+edges (actions, events, views, JSON); the engine compares ints, precomputed once.
 """
 
 from __future__ import annotations

@@ -208,7 +208,7 @@ def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, lis
         raise IllegalAction("the match is over; no more actions")
     t = state.facts
     if type(seat) is not int or not 0 <= seat < t.seats:
-        raise IllegalAction(f"there is no seat {seat!r} at this table")
+        raise IllegalAction(f"this match has no seat {seat!r}")
     if type(action) is not Action:
         if not isinstance(action, dict):
             raise IllegalAction(f"not an action: {action!r}")
@@ -446,7 +446,7 @@ def _raise_stake(state, t, seat):
 
 def _answerers(t, seat, back_to=None):
     """Who answers a raise by ``seat``: the other side (both partners), or, without partnership
-    at 4 seats, one seat for the table: the next seat, or for a raise-back the seat that asked."""
+    at 4 seats, one seat for everyone else: the next seat, or for a raise-back the seat that asked."""
     if t.rules.partnership or t.seats == 2:
         side = t.side_of[seat]
         return _ordered_after(t, seat, [s for s in range(t.seats) if t.side_of[s] != side])

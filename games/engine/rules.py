@@ -1,4 +1,4 @@
-"""The RuleSet (every house-rule option of RULES.md §10) and the facts derived from it once.
+"""The RuleSet (every house-rule option of the rule book, docs/rules.md §10) and the facts derived from it once.
 
 ``RuleSet`` is what rooms store and players choose; ``facts_for`` turns it into the
 precomputed numbers the hot path reads (sides, stake ladder, thresholds), cached per RuleSet.
@@ -23,7 +23,7 @@ RAISE_NAMES = {
 
 @dataclass(frozen=True, slots=True)
 class RuleSet:
-    """The options of one match; ``None`` fields take the rule book's default for the table."""
+    """The options of one match; ``None`` fields take the rule book's default for the variant and seats."""
 
     variant: str = "paulista"
     deck: str = "dirty"

@@ -1,4 +1,4 @@
-"""Replay a scenario file (shared SCENARIOS.md): fixed deals + actions -> outcome JSON.
+"""Replay a scenario file (docs/scenarios.md): fixed deals + actions -> outcome JSON.
 
     python -m games.engine.scenario PATH.json      # or "-" for standard input
 

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import CARD_INDEX, CARD_NAMES, manilha_rank_for_vira, mineiro_strengths, parse_card, paulista_strengths
+from .cards import (
+    CARD_INDEX,
+    CARD_NAMES,
+    deck_cards,
+    manilha_rank_for_vira,
+    mineiro_strengths,
+    parse_card,
+    paulista_strengths,
+)
 from .rules import RuleSet, facts_for
 
 ACTION_KINDS = ("play", "raise", "accept", "run")
@@ -169,8 +177,6 @@ def encode_deal(deal: dict, facts) -> tuple:
     hands = deal.get("hands")
     if not isinstance(hands, list) or len(hands) != facts.seats:
         raise ValueError(f"a deal needs {facts.seats} hands, one per seat")
-    from .cards import deck_cards  # local: only used here
-
     in_deck = set(deck_cards(facts.variant, facts.deck))
     seen = set()
 

@@ -18,7 +18,7 @@ def seat_view(state: MatchState, seat: int) -> dict:
     """JSON-able view for ``seat``; every key is documented in docs/engine.md."""
     t = state.facts
     if type(seat) is not int or not 0 <= seat < t.seats:
-        raise ValueError(f"there is no seat {seat!r} at this table")
+        raise ValueError(f"this match has no seat {seat!r}")
     return _view(state, seat)
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 from django.conf import settings
 
 from .base import CheckoutStart, PaymentProvider, PaymentUnavailable
+from .demo import DemoProvider
+from .stripe_checkout import StripeProvider
 
 __all__ = ["CheckoutStart", "PaymentProvider", "PaymentUnavailable", "get_provider"]
 
 
 def get_provider(name: str | None = None) -> PaymentProvider:
-    from .demo import DemoProvider
-    from .stripe_checkout import StripeProvider
-
     providers = {"demo": DemoProvider, "stripe": StripeProvider}
     name = name or settings.PAYMENTS_PROVIDER
     if name not in providers:

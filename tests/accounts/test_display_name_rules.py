@@ -1,6 +1,7 @@
 """Every display-name rule, each with its own clear error, at sign-up and on the profile page."""
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from accounts.models import User
@@ -75,8 +76,6 @@ def test_profile_refuses_another_players_name_ignoring_case(signed_in_client, en
 
 
 def test_database_refuses_names_differing_only_in_case(make_user):
-    from django.db import IntegrityError, transaction
-
     make_user("Luna")
     with pytest.raises(IntegrityError), transaction.atomic():
         User.objects.create_user(username="LUNA", email="other@example.com", password=PASSWORD)

@@ -1,13 +1,17 @@
 """Real Chromium through Playwright. Debian's /usr/bin/chromium; on CI a missing browser fails.
 
 Every module here sets `pytestmark = pytest.mark.browser`: `make test` runs them in their own
-pytest process (STACK_NOTES pitfall 2).
+pytest process: pytest-playwright keeps an event loop running, which breaks async tests that
+run after it (docs/testing.md).
 """
 
 import os
 import shutil
 
 import pytest
+from django.conf import settings
+
+from tests.support.live_server import LiveDaphne
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -34,8 +38,8 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(autouse=True)
 def _allow_sync_orm_in_playwright():
-    # STACK_NOTES pitfall 1: Playwright's sync API runs an event loop, so ORM calls in the test
-    # body look "async" to Django. Scoped to browser tests only.
+    # Playwright's sync API runs an event loop, so ORM calls in the test body look "async" to
+    # Django (SynchronousOnlyOperation). Scoped to browser tests only.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     yield
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
@@ -45,10 +49,6 @@ def _allow_sync_orm_in_playwright():
 def site_server(django_db_setup, django_db_blocker):
     """One real daphne for a whole module (starting one per test costs seconds). Its tests use
     `transactional_db` so what they create is committed where the server's process reads it."""
-    from django.conf import settings
-
-    from tests.support.live_server import LiveDaphne
-
     allowed = settings.ALLOWED_HOSTS
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
     server = LiveDaphne(django_db_blocker).start()

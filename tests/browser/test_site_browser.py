@@ -19,10 +19,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import engine
-from games.matchmaking import seat_plans_against_ai
 from games.models import Match
 from games.rewards import settle_finished_match
-from games.tables import create_match
+from games.starting import create_match, seat_plans_against_ai
 from games.tournaments import start_tournament
 from shop import purchases, wallet
 from shop.models import Item

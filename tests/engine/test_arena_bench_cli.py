@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from games.engine import arena, bench
+from games.engine import RuleSet, arena, bench
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,8 +69,6 @@ def test_arena_refuses_partnership_at_two_seats(capsys):
 
 
 def test_arena_alternates_sides_so_each_bot_sits_at_side_zero_half_the_time():
-    from games.engine import RuleSet
-
     # The same bot on both sides: the result is credited to the right name either way.
     result = arena.run_arena(RuleSet(), "random", "random", 6, seed=5)
     assert sum(result["wins"]) == 6

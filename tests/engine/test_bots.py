@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from games.engine import Action, RuleSet, apply, new_match, seat_view, seats_to_act
 from games.engine.bots import BOT_LEVELS, choose_action
+from games.engine.bots.strategic import eleven_threshold
 from tests.engine.strategies import rulesets
 
 
@@ -208,8 +209,6 @@ def test_medium_plays_a_fair_hand_of_ten_against_a_far_side_but_not_against_one_
 
 
 def test_hand_of_ten_threshold_is_highest_one_base_short_of_the_threshold():
-    from games.engine.bots.strategic import eleven_threshold
-
     mineiro = [eleven_threshold("mineiro", 12, theirs) for theirs in range(10)]
     assert mineiro[8] == max(mineiro) == 0.5
     assert all(0.2 <= t <= 0.5 for t in mineiro)

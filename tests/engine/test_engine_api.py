@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +25,7 @@ from games.engine import (
     spectator_view,
     to_json,
 )
+from games.engine.playout import random_playout
 
 STRONG = {"hands": [["3C", "2C", "AC"], ["4D", "5D", "6D"]], "vira": "7D"}
 FOUR = {"hands": [["3C", "2H", "4C"], ["2C", "KC", "4H"], ["3H", "5C", "4S"], ["AC", "KD", "5D"]], "vira": "7D"}
@@ -426,16 +429,11 @@ def test_view_keys_are_the_documented_ones():
 
 
 def test_engine_imports_no_django():
-    import re
-    from pathlib import Path
-
     for path in Path(engine.__file__).parent.glob("*.py"):
         assert not re.search(r"^\s*(import|from)\s+django", path.read_text(), re.M), path
 
 
 def test_random_playout_helper_finishes_matches():
-    from games.engine.playout import random_playout
-
     state, count = random_playout(RuleSet(seats=4, partnership=False), 5)
     assert state.over and count > 0
 

@@ -8,10 +8,11 @@ import re
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import OperationalError
 from django.test import Client
 
-from games import engine
-from games.tables import SeatPlan, create_match
+from games import engine, moves
+from games.starting import SeatPlan, create_match
 from truco_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -112,6 +113,25 @@ async def test_play_is_applied_and_pushed_to_both_players(duel):
     assert f'data-played-by="{seat}"' in frame_a
     new_version, _ = await versions_and_state(match)
     assert new_version == version + 1
+    await a.disconnect(), await b.disconnect()
+
+
+async def test_a_card_played_with_the_face_down_box_ticked_is_stored_face_down(duel):
+    """As htmx sends it: the version as a string, the ticked checkbox as "1"."""
+    match, a, b = await open_pair(duel)
+    sockets = (a, b)
+    for face_down in ("", "", "1"):  # round 1 (face-down is not allowed there), then the lead of round 2
+        seat = await turn_seat(match)
+        version, state = await versions_and_state(match)
+        card = engine.seat_view(state, seat)["hand"][0]
+        message = {"do": "play", "card": card, "v": str(version), "face_down": face_down}
+        await sockets[seat].send_to(text_data=json.dumps(message))
+        frames = await a.receive_from(), await b.receive_from()
+        assert all(f'data-version="{version + 1}"' in frame for frame in frames)
+    _, state = await versions_and_state(match)
+    (last_play,) = engine.spectator_view(state)["trick"]
+    assert last_play == {"seat": seat, "card": None, "face_down": True}
+    assert card not in frames[1 - seat]
     await a.disconnect(), await b.disconnect()
 
 
@@ -244,17 +264,13 @@ async def test_many_sockets_join_and_get_their_snapshot_at_once(duel):
 
 
 async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, monkeypatch):
-    from django.db import OperationalError
-
-    from games import tables
-
     match, a, b = await open_pair(duel)
     before = await versions_and_state(match)
 
     def database_down(*args, **kwargs):
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(tables, "apply_action", database_down)
+    monkeypatch.setattr(moves, "apply_action", database_down)
     await a.send_to(text_data=json.dumps({"do": "raise", "v": before[0]}))
     assert error_code(await a.receive_from()) == "unavailable"
     assert await versions_and_state(match) == before
@@ -268,14 +284,12 @@ async def test_a_database_failure_on_a_move_keeps_the_socket_and_says_so(duel, m
 
 async def test_a_lost_publish_is_caught_up_by_the_idle_check(duel, settings):
     """Pub/sub delivers at most once; when a publish is lost the socket still sees the move."""
-    from games import tables
-
     settings.GAMES_SOCKET_WATCHDOG_S = 0.2
     match, a, b = await open_pair(duel)
     seat = await turn_seat(match)
     version, _ = await versions_and_state(match)
     # Stored, but never published: what a dropped group message looks like to the sockets.
-    await sync_to_async(tables.apply_action)(match.public_id, seat, {"do": "raise"}, version)
+    await sync_to_async(moves.apply_action)(match.public_id, seat, {"do": "raise"}, version)
     assert f'data-version="{version + 1}"' in await a.receive_from(timeout=3)
     assert f'data-version="{version + 1}"' in await b.receive_from(timeout=3)
     await a.disconnect(), await b.disconnect()

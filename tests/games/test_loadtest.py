@@ -24,6 +24,7 @@ from games.loadtest import (
     summarise_ms,
 )
 from games.models import Match
+from tests.support.matches import play_to_the_end, pushed_fragments
 
 HAND = (
     '<section id="hand" class="my-hand" hx-swap-oob="true" aria-label="Your cards">'
@@ -219,15 +220,10 @@ def test_three_players_play_against_a_live_server_without_errors(live_daphne_wit
 @pytest.mark.django_db
 def test_the_real_result_screen_is_read_as_a_finished_match(start_match, user):
     """Guards the parser against template changes (the result attribute was once renamed under it)."""
-    from games import rendering
-    from games.models import Match
-    from tests.games.test_tables import play_to_the_end
-
     match = start_match(user, level="random", seed=11)
     play_to_the_end(match)
     match = Match.objects.get(pk=match.pk)
-    context = rendering.table_context(match, list(match.seats.all()), 0)
     view = TableView()
-    view.apply("".join(rendering.render_regions(context, oob=True).values()))
+    view.apply("".join(pushed_fragments(match, 0).values()))
     assert view.finished
     assert view.legal_actions() == []

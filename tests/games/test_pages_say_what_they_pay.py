@@ -2,14 +2,15 @@
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from games import engine
-from games.matchmaking import seat_plans_against_ai
+from games import engine, rendering, selectors
 from games.models import Match, RewardSettings
 from games.rewards import settle_finished_match
-from games.tables import create_match
-from games.tournaments import current_match, start_tournament
+from games.selectors import current_match
+from games.starting import create_match, seat_plans_against_ai
+from games.tournaments import start_tournament
+from shop.selectors import DEFAULT_DECK
 
 pytestmark = pytest.mark.django_db
 RULES = engine.RuleSet(variant="paulista", seats=2)
@@ -109,16 +110,12 @@ def test_home_renders_rooms_and_leaderboard_only_once_those_features_exist(clien
 
 
 def result_screen(match: Match) -> str:
-    from django.utils import translation
-
-    from games import rendering
-
     match.refresh_from_db()
     # The match was closed by hand (finish), so its engine state is still mid-hand: the view says it is over.
     view = {**rendering.viewer_view(match, 0), "match_over": True, "match_winner": match.winner_side}
-    context = rendering.table_context(match, list(match.seats.select_related("user__profile")), 0, view=view)
+    contexts = rendering.table_contexts(match, rendering.seat_facts(selectors.seats_at(match)), view, deck=DEFAULT_DECK)
     with translation.override("en"):
-        return rendering.render_region("status", context)
+        return rendering.render_fragment("status", contexts["status"])
 
 
 def test_each_tournament_stage_result_says_what_the_final_pays(user, rewards):

@@ -5,15 +5,17 @@ from django.urls import reverse
 
 from games import engine
 from games.models import Match, Tournament
+from shop.inventory import equip, grant_item
+from shop.models import Item
+from tests.support.matches import PLAY_FORM
 
 pytestmark = pytest.mark.django_db
 
 FORM = {
-    "mode": "single",
+    **PLAY_FORM,
     "variant": "mineiro",
     "deck": "clean",
     "seats": "4",
-    "partnership": "yes",
     "bot_level": "hard",
     "face_down": "on",
     "all_tied": "nobody",
@@ -111,9 +113,6 @@ def test_admin_lists_matches_with_players_and_shows_the_event_log(client, signed
 
 
 def test_the_table_uses_the_players_equipped_deck_and_avatar(signed_in_client, user):
-    from shop.inventory import equip, grant_item
-    from shop.models import Item
-
     night = Item.objects.get(slug="night")
     grant_item(user, night, how="gift")
     equip(user, night)

@@ -13,7 +13,8 @@ from games import engine
 from games.engine.cards import CARD_NAMES
 from games.models import Match
 from games.rendering import REGIONS
-from games.tables import SeatPlan, act, create_match
+from games.starting import SeatPlan, create_match
+from tests.support.matches import act
 from truco_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)

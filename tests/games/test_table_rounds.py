@@ -6,9 +6,10 @@ import re
 import pytest
 from django.utils import translation
 
-from games import engine, rendering
+from games import engine, rendering, selectors
 from games.models import Match
-from games.tables import apply_action
+from games.moves import apply_action
+from shop.selectors import DEFAULT_DECK
 from tests.support.table_states import table_in_state
 
 pytestmark = pytest.mark.django_db
@@ -16,9 +17,10 @@ pytestmark = pytest.mark.django_db
 
 def regions(match: Match, seat: int = 0) -> dict[str, str]:
     match.refresh_from_db()
-    context = rendering.table_context(match, list(match.seats.select_related("user__profile")), seat)
+    seats = rendering.seat_facts(selectors.seats_at(match))
+    contexts = rendering.table_contexts(match, seats, rendering.viewer_view(match, seat), deck=DEFAULT_DECK)
     with translation.override("en"):
-        return rendering.render_regions(context)
+        return rendering.render_regions(contexts)
 
 
 def play_first_card(match: Match) -> Match:

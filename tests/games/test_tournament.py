@@ -1,28 +1,29 @@
-"""Tournament (seed 000): four matches in a row, stronger bots each round, a loss ends it, the final pays."""
+"""Tournaments: four matches in a row, stronger bots each round, a loss ends it, the final pays.
+
+Stage matches are played to their end through the real move service (tests/support/matches.py).
+"""
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from games import engine
+from games.engine.bots import BOT_LEVELS
 from games.models import Match, RewardSettings, Tournament
 from games.rewards import settle_finished_match
-from games.tournaments import STAGE_BOTS, current_match, start_tournament
+from games.selectors import current_match, tournament_bracket
+from games.tournaments import start_tournament
 from shop import wallet
 from stats.services import rank_points
-from tests.games.test_tables import play_to_the_end
+from tests.support.matches import play_to_the_end, win_match_for
 
 pytestmark = pytest.mark.django_db
 RULES = engine.RuleSet(variant="paulista", seats=2)
+STAGE_BOTS = Tournament.STAGE_BOTS
 
 
 def finish(match: Match, human_wins: bool) -> None:
-    """Close a stage match as the engine would have, then settle it like tables._store does."""
-    match.status = Match.Status.FINISHED
-    match.winner_side = 0 if human_wins else 1
-    match.finished_at = timezone.now()
-    match.save()
-    settle_finished_match(match, list(match.seats.all()))
+    """Play the stage match to its end so that the human's side (seat 0) wins or loses."""
+    win_match_for(match, side=0 if human_wins else 1)
 
 
 def test_tournament_starts_with_the_round_of_16_against_the_weakest_bot(user):
@@ -33,10 +34,18 @@ def test_tournament_starts_with_the_round_of_16_against_the_weakest_bot(user):
     assert {s.bot_level for s in match.seats.all() if s.is_bot} == {STAGE_BOTS[0]}
 
 
-def test_bots_get_stronger_each_round_and_never_weaker():
-    order = ["random", "easy", "medium", "hard"]
-    levels = [order.index(level) for level in STAGE_BOTS]
-    assert levels == sorted(levels) and levels[0] < levels[-1]
+def test_each_stage_seats_bots_at_least_as_strong_as_the_last_and_the_final_the_strongest(user):
+    tournament = start_tournament(user, RULES)
+    seated = []
+    for _ in range(len(Tournament.STAGES)):
+        match = current_match(tournament)
+        (level,) = {s.bot_level for s in match.seats.all() if s.is_bot}
+        seated.append(BOT_LEVELS.index(level))
+        finish(match, human_wins=True)
+        tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.WON
+    assert seated == sorted(seated)
+    assert seated[0] < seated[-1] == len(BOT_LEVELS) - 1
 
 
 def test_winning_a_stage_opens_the_next_with_a_stronger_bot(user):
@@ -101,6 +110,15 @@ def test_tournament_page_shows_the_bracket(signed_in_client, user):
     assert 'data-stage="0" data-state="won"' in html
     assert 'data-stage="1" data-state="playing"' in html
     assert 'data-stage="3" data-state="upcoming"' in html
+
+
+def test_the_bracket_shows_where_a_tournament_was_lost(user):
+    tournament = start_tournament(user, RULES)
+    finish(current_match(tournament), human_wins=True)
+    tournament.refresh_from_db()
+    finish(current_match(tournament), human_wins=False)
+    tournament.refresh_from_db()
+    assert [stage.state for stage in tournament_bracket(tournament)] == ["won", "lost", "upcoming", "upcoming"]
 
 
 def test_someone_elses_tournament_is_404(client, user, make_user):

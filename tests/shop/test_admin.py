@@ -2,10 +2,11 @@
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from shop import wallet
-from shop.models import LedgerEntry, Wallet
+from shop.models import Item, LedgerEntry, Wallet
 
 pytestmark = pytest.mark.django_db
 
@@ -106,10 +107,6 @@ def test_catalogue_pages_render_with_search_and_filters(staff_client):
 
 
 def test_staff_can_add_an_item_with_an_uploaded_image(staff_client, settings, tmp_path):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    from shop.models import Item
-
     settings.MEDIA_ROOT = tmp_path
     response = staff_client.post(
         reverse("admin:shop_item_add"),

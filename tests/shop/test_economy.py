@@ -1,8 +1,10 @@
 """The economy of docs/economy.md, as the migrations stock it: a new player buys a first coin item within ~5 wins."""
 
+import importlib
 import math
 
 import pytest
+from django.apps import apps
 
 from games.models import RewardSettings
 from shop.models import Item, ShopSettings
@@ -35,10 +37,6 @@ def test_every_coin_avatar_and_deck_can_be_earned_by_playing():
 
 
 def test_the_price_migration_keeps_prices_staff_changed(django_db_setup):
-    import importlib
-
-    from django.apps import apps
-
     migration = importlib.import_module("shop.migrations.0003_economy_prices")
     boina, felt = Item.objects.get(slug="boina"), Item.objects.get(slug="felt")
     Item.objects.filter(pk=boina.pk).update(price=80)  # as 0002 stocked it

@@ -9,11 +9,13 @@ from urllib.parse import parse_qs
 
 import pytest
 import stripe
+from django.test import Client
 from django.urls import reverse
 
 from shop import purchases, wallet
 from shop.models import LedgerEntry, Purchase
 from shop.payments import PaymentUnavailable, get_provider, stripe_checkout
+from tests.support.settings_env import run_with_env
 
 pytestmark = pytest.mark.django_db
 
@@ -52,8 +54,6 @@ def test_demo_provider_can_be_enabled_explicitly_in_production(settings):
 
 
 def test_demo_flag_comes_from_the_environment():
-    from tests.site.test_settings_from_env import run_with_env
-
     code = "import django; django.setup(); from django.conf import settings as s; print(s.PAYMENTS_DEMO_ENABLED)"
     assert run_with_env(code, DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="t.example").stdout.strip() == "False"
     assert (
@@ -196,8 +196,6 @@ def test_webhook_with_a_wrong_amount_credits_nothing(client, user, gem_pack, str
 
 
 def test_webhook_endpoint_needs_no_csrf_token(user, gem_pack, stripe_on):
-    from django.test import Client
-
     purchase = start_stripe_purchase(user, gem_pack, stripe_on)
     payload = paid_event(purchase)
     assert post_webhook(Client(enforce_csrf_checks=True), payload, signed(payload)).status_code == 200

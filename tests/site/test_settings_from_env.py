@@ -4,11 +4,12 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.settings_env import CLEAN_KEYS, ROOT, run_with_env
+
 PROBE = (
     "import json, django; django.setup(); from django.conf import settings as s; "
     "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], 'name': str(s.DATABASES['default']['NAME']), "
@@ -16,22 +17,6 @@ PROBE = (
     "'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS, 'email': s.EMAIL_BACKEND, 'csrf': s.CSRF_TRUSTED_ORIGINS, "
     "'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE']}))"
 )
-CLEAN_KEYS = (
-    "TEST_DB_NAME",
-    "DATABASE_URL",
-    "REDIS_URL",
-    "SECRET_KEY",
-    "DEBUG",
-    "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS",
-    "EMAIL_HOST",
-)
-
-
-def run_with_env(code: str, **env: str) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items() if k not in CLEAN_KEYS}
-    base.update(env, DJANGO_SETTINGS_MODULE="truco_site.settings")
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=base, capture_output=True, text=True, timeout=60)
 
 
 def settings_with(**env: str) -> dict:
@@ -100,6 +85,4 @@ def test_check_deploy_is_clean_with_production_env():
 
 @pytest.mark.skipif(not os.environ.get("DATABASE_URL"), reason="runs against the CI PostgreSQL")
 def test_suite_runs_on_the_configured_postgresql(db):
-    from django.db import connection
-
     assert connection.vendor == "postgresql"

@@ -1,30 +1,26 @@
 """A real daphne serving the project in a child process, for browser, restart and load tests.
 
 pytest-django's live_server is WSGI only (no WebSockets), so we fork daphne ourselves, the way
-Channels' ChannelsLiveServerTestCase does, with the fixes from shared/STACK_NOTES.md.
+Channels' ChannelsLiveServerTestCase does, with the two fixes below (docs/testing.md).
 """
 
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+import asgiref.sync
+from channels.layers import channel_layers
 from channels.testing.live import make_application, set_database_connection
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
 
 def _reset_after_fork() -> None:
-    # STACK_NOTES pitfall 3: a child forked after async tests inherits asgiref's single-thread
-    # executor and cached channel layers in a broken state.
-    try:
-        import asgiref.sync
-
-        asgiref.sync.SyncToAsync.single_thread_executor = asgiref.sync.ThreadPoolExecutor(max_workers=1)
-    except Exception:  # pragma: no cover - older asgiref
-        pass
-    from channels.layers import channel_layers
-
+    # A child forked after async tests ran in the parent inherits asgiref's single-thread executor
+    # and the cached channel layers in a broken state: it would hang. Give it fresh ones.
+    asgiref.sync.SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends.clear()
 
 
@@ -51,7 +47,8 @@ class LiveDaphne:
 
     def start(self) -> LiveDaphne:
         get_application = partial(make_application, static_wrapper=ASGIStaticFilesHandler)
-        # STACK_NOTES pitfall 4: fork with the DB unblocked or the child's ORM calls are refused.
+        # Fork with the database unblocked, or every ORM call in the child is refused (silently:
+        # log capture swallows the error).
         with self._blocker.unblock():
             process = DaphneProcess(self.host, get_application, setup=set_database_connection, port=self.port)
             process.start()

@@ -21,7 +21,7 @@ PARTNER_LIFT = 0.18
 
 
 @lru_cache(maxsize=256)
-def strength_table(manilhas: tuple[str, ...]) -> dict[str, int]:
+def card_strengths(manilhas: tuple[str, ...]) -> dict[str, int]:
     """Card name -> strength (commons 0..9 by rank, manilhas 13..10 high to low)."""
     table = {name: RANKS.index(name[0]) for name in CARD_NAMES}
     for place, name in enumerate(manilhas):  # the view lists manilhas high to low
@@ -78,7 +78,7 @@ class Reading:
         self.side_of = side_of
         self.partnership = len(view["sides"][side]) > 1
         self.all_tied_dealer = rules["all_tied"] == "dealer"
-        self.strength = st = strength_table(tuple(view["manilhas"]))
+        self.strength = st = card_strengths(tuple(view["manilhas"]))
         self.hand = sorted(view["hand"], key=st.__getitem__)  # weakest first
         self.partner_cards = sorted(
             (c for cards in view["partner_hands"].values() for c in cards), key=st.__getitem__, reverse=True

@@ -22,12 +22,14 @@ import secrets
 import time
 from dataclasses import dataclass
 
+import websockets
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connections, transaction
+from websockets.exceptions import ConnectionClosed
 
 from accounts.signals import account_deleting
 from games import engine
@@ -40,9 +42,8 @@ from games.loadtest import (
     frame_version,
     loopback_endpoint,
 )
-from games.matchmaking import seat_plans_against_ai
 from games.models import BotLevel, Match
-from games.tables import create_match
+from games.starting import create_match, seat_plans_against_ai
 
 USER_PREFIX = "lt-"
 EMAIL_DOMAIN = "loadtest.invalid"
@@ -185,9 +186,6 @@ class LoadRun:
 
     async def one_connection(self, player: Player) -> str:
         """Play one match over one socket: "finished", "reconnect" (after an error), "retry", "stop" or "time"."""
-        import websockets
-        from websockets.exceptions import ConnectionClosed
-
         url = f"{player.ws_base}/ws/match/{player.match_public_id}/"
         opened = time.perf_counter()
         try:

@@ -1,36 +1,27 @@
-"""The table service: versions, seats, AI seats and the clock, rewards credited once."""
+"""The move service and the clock: versions, seats, AI seats and timed-out humans, rewards credited once."""
 
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from games import engine, tables
+from games import engine
 from games.models import Match, MatchEvent
+from games.moves import ActionRefused
+from games.rewards import claim_seats, settle_finished_match
 from shop import wallet
 from stats.services import rank_points
-from tests.games.conftest import human_turn_action, state_of
+from tests.support.matches import (
+    act,
+    human_turn_action,
+    play_to_the_end,
+    play_until_human_turn,
+    pushed_fragments,
+    state_of,
+    sweep,
+)
 
 pytestmark = pytest.mark.django_db
-
-
-def play_until_human_turn(match, limit=50):
-    """Run the clock until seat 0 (the human) may act; AI seats act when their deadline passes."""
-    for _ in range(limit):
-        state = state_of(match)
-        if engine.is_over(state) or 0 in engine.seats_to_act(state):
-            return
-        assert tables.sweep(now=timezone.now() + timedelta(seconds=2)) >= 1
-
-
-def play_to_the_end(match, limit=2000):
-    for _ in range(limit):
-        play_until_human_turn(match)
-        match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE:
-            return
-        tables.act(match.public_id, 0, human_turn_action(match), match.version)
-    raise AssertionError("match did not end")
 
 
 def test_a_new_match_deals_and_waits_for_whoever_acts_first(start_match, user):
@@ -46,7 +37,7 @@ def test_action_on_the_current_version_is_applied_and_bumps_the_version(start_ma
     play_until_human_turn(match)
     match.refresh_from_db()
     before = match.version
-    tables.act(match.public_id, 0, human_turn_action(match), before)
+    act(match.public_id, 0, human_turn_action(match), before)
     match.refresh_from_db()
     assert match.version == before + 1
     assert MatchEvent.objects.filter(match=match, version=before + 1, seat=0).exists()
@@ -57,8 +48,8 @@ def test_stale_action_is_refused_and_changes_nothing(start_match, user):
     play_until_human_turn(match)
     match.refresh_from_db()
     snapshot = (match.version, match.state)
-    with pytest.raises(tables.TableError) as err:
-        tables.act(match.public_id, 0, human_turn_action(match), match.version - 1)
+    with pytest.raises(ActionRefused) as err:
+        act(match.public_id, 0, human_turn_action(match), match.version - 1)
     assert err.value.code == "stale"
     match.refresh_from_db()
     assert (match.version, match.state) == snapshot
@@ -69,9 +60,9 @@ def test_repeated_action_is_applied_once(start_match, user):
     play_until_human_turn(match)
     match.refresh_from_db()
     action, version = human_turn_action(match), match.version
-    tables.act(match.public_id, 0, action, version)
-    with pytest.raises(tables.TableError):
-        tables.act(match.public_id, 0, action, version)
+    act(match.public_id, 0, action, version)
+    with pytest.raises(ActionRefused):
+        act(match.public_id, 0, action, version)
     match.refresh_from_db()
     assert match.version == version + 1
 
@@ -80,11 +71,11 @@ def test_ai_seat_waits_a_human_like_delay(start_match, user):
     match = start_match(user, seed=3)
     state = state_of(match)
     if 0 in engine.seats_to_act(state):
-        tables.act(match.public_id, 0, human_turn_action(match), match.version)
+        act(match.public_id, 0, human_turn_action(match), match.version)
         match.refresh_from_db()
     delay = (match.deadline - match.turn_started_at).total_seconds()
     assert 0.5 <= delay <= 1.5
-    assert tables.sweep(now=match.turn_started_at + timedelta(seconds=0.4)) == 0
+    assert sweep(now=match.turn_started_at + timedelta(seconds=0.4)) == 0
 
 
 def test_human_clock_running_out_plays_for_them_and_says_so(start_match, user):
@@ -93,13 +84,11 @@ def test_human_clock_running_out_plays_for_them_and_says_so(start_match, user):
     match.refresh_from_db()
     assert match.deadline_seat == 0
     assert (match.deadline - match.turn_started_at).total_seconds() == pytest.approx(99, abs=0.01)
-    assert tables.sweep(now=match.deadline - timedelta(seconds=1)) == 0
-    assert tables.sweep(now=match.deadline + timedelta(seconds=1)) == 1
+    assert sweep(now=match.deadline - timedelta(seconds=1)) == 0
+    assert sweep(now=match.deadline + timedelta(seconds=1)) == 1
     assert MatchEvent.objects.filter(match=match, actor="clock", data__type="clock_ran_out", seat=0).exists()
     match.refresh_from_db()
-    from games import rendering
-
-    status = rendering.render_region("status", rendering.table_context(match, list(match.seats.all()), 0))
+    status = pushed_fragments(match, 0, oob=False)["status"]
     assert "data-timed-out" in status and "Ana" in status
 
 
@@ -119,9 +108,9 @@ def test_bot_partner_leaves_the_answer_to_its_human_partner(start_match, user):
             if 0 in engine.seats_to_act(state):
                 legal = engine.legal_actions(state, 0)
                 play = next((a for a in legal if a.kind == "play"), legal[0])
-                tables.act(match.public_id, 0, play.to_dict(), match.version)
+                act(match.public_id, 0, play.to_dict(), match.version)
             else:
-                tables.sweep(now=timezone.now() + timedelta(seconds=2))
+                sweep(now=timezone.now() + timedelta(seconds=2))
             match.refresh_from_db()
     pytest.fail("no AI raise against the human side in 200 matches")
 
@@ -138,8 +127,6 @@ def test_finished_single_match_credits_coins_and_rank_points_once(start_match, u
     assert rank_points(user) == expected_points
 
     # Processing the finish again (e.g. a retry) pays nothing more.
-    from games.rewards import settle_finished_match
-
     match.rewards_credited = False
     settle_finished_match(match, list(match.seats.all()))
     assert wallet.balance(user, wallet.COINS) == coins_before + expected_coins
@@ -147,8 +134,6 @@ def test_finished_single_match_credits_coins_and_rank_points_once(start_match, u
 
 
 def test_guest_match_credits_nothing_until_the_guest_signs_up(start_match, make_user):
-    from games.rewards import claim_seats
-
     match = start_match(guest_token="tok-1", level="random", seed=5)
     play_to_the_end(match)
     user = make_user("Convidado")

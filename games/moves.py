@@ -1,0 +1,145 @@
+"""Applying a move: a seat's action, or the one the clock makes for a seat whose deadline passed.
+
+Every move happens in one transaction with the match row locked: load the engine state, apply,
+store state + version + events, set the next deadline, settle the rewards if the match ended.
+Publishing the new version is the caller's job, after the commit (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from games.engine.bots import choose_action
+
+from .clock import schedule_next_turn
+from .models import Match, MatchEvent
+from .rewards import settle_finished_match
+
+log = logging.getLogger(__name__)
+
+# When the human's clock runs out, the system plays for them with this bot's judgement.
+AUTOPLAY_LEVEL = "easy"
+
+STORED_FIELDS = [
+    "state",
+    "version",
+    "score",
+    "status",
+    "winner_side",
+    "finished_at",
+    "deadline",
+    "deadline_seat",
+    "turn_started_at",
+    "timed_out_seat",
+    "timed_out_version",
+    "updated_at",
+]
+
+
+class ActionRefused(Exception):
+    """An action that is not applied; `code` is stable for tests and the browser, `message` is for people."""
+
+    def __init__(self, code: str, message):
+        super().__init__(str(message))
+        self.code = code
+        self.message = message
+
+
+def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Match:
+    """Apply one seat's action if it is made on the current version; ActionRefused otherwise (nothing changes).
+
+    Returns after the commit; publishing the new version is the caller's job, so the caller can
+    do it from the event loop instead of holding the database thread while the layer answers.
+    """
+    try:
+        action = engine.Action.from_dict(payload)
+    except ValueError as exc:
+        raise ActionRefused("malformed", exc) from None
+    if type(version) is not int:
+        raise ActionRefused("malformed", _("Every action must say which version of the table it was made on."))
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(public_id=public_id).first()
+        if match is None:
+            raise ActionRefused("not_found", _("This match does not exist."))
+        if match.status != Match.Status.ACTIVE:
+            raise ActionRefused("match_over", _("This match is over."))
+        if version != match.version:
+            raise ActionRefused("stale", _("The table changed before your move arrived; it has been refreshed."))
+        state = engine.from_json(match.state)
+        try:
+            new_state, events = engine.apply(state, seat_number, action)
+        except engine.IllegalAction as exc:
+            raise ActionRefused("illegal", exc) from None
+        _store(match, new_state, events, seat=seat_number, actor="player")
+    return match
+
+
+def play_due_seat(match_pk: int, now=None) -> int | None:
+    """Act for the seat whose deadline passed (AI seat, bot partner, or a timed-out human).
+
+    Returns the new version (to publish once committed), or None if nothing was due.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now)
+            .first()
+        )
+        if match is None:
+            return None
+        bots = match.seat_bots
+        state = engine.from_json(match.state)
+        acting = engine.seats_to_act(state)
+        if not acting:
+            return None
+        due = match.deadline_seat if match.deadline_seat in acting else acting[0]
+        bot_partners = [s for s in acting if bots[s]]
+        if bots[due]:
+            seat, level, actor = due, bots[due], "bot"
+        elif bot_partners:
+            # The human partner let the clock run out: the bot partner answers for the side.
+            seat, level, actor = bot_partners[0], bots[bot_partners[0]], "bot"
+        else:
+            seat, level, actor = due, AUTOPLAY_LEVEL, "clock"
+        rng = random.Random(f"{match.pk}:{match.version}:{seat}")
+        action = choose_action(level, engine.seat_view(state, seat), rng)
+        new_state, events = engine.apply(state, seat, action)
+        if actor == "clock":
+            events = [{"type": "clock_ran_out", "seat": seat}, *events]
+            match.timed_out_seat, match.timed_out_version = seat, match.version + 1
+        _store(match, new_state, events, seat=seat, actor=actor)
+    return match.version
+
+
+def play_due_seat_safely(match_pk: int, now=None) -> int | None:
+    """`play_due_seat`, but a failure is logged and skipped: one broken match must not stop the others' clocks."""
+    try:
+        return play_due_seat(match_pk, now)
+    except Exception:
+        log.exception("sweeper failed on match %s", match_pk)
+        return None
+
+
+def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str) -> None:
+    now = timezone.now()
+    match.state = engine.to_json(new_state)
+    match.version += 1
+    match.score = list(new_state.score)
+    if engine.is_over(new_state):
+        match.status = Match.Status.FINISHED
+        match.winner_side = engine.match_winner(new_state)
+        match.finished_at = now
+    schedule_next_turn(match, new_state, now)
+    match.save(update_fields=STORED_FIELDS)
+    MatchEvent.objects.bulk_create(
+        MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in events
+    )
+    if match.status == Match.Status.FINISHED:
+        settle_finished_match(match, list(match.seats.all()))

@@ -1,0 +1,51 @@
+"""What a table socket sends, read as an action: pure parsing, no database and no socket.
+
+htmx's ws extension sends the clicked button's `hx-vals` plus the form's values as one JSON
+object, e.g. `{"do": "play", "card": "4C", "v": "17", "face_down": "1"}`: every form value is a
+string. Whether the action is legal, and made on the current version, is the move service's check.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_lazy as _
+
+from .moves import ActionRefused
+
+MAX_MESSAGE_BYTES = 2048
+# How htmx sends a ticked checkbox (its `value`), and how a script might.
+TICKED = (True, "1", "true", "on")
+
+
+@dataclass(frozen=True)
+class SocketAction:
+    """An action as the move service takes it: the engine payload and the version it was made on."""
+
+    payload: dict
+    version: object  # an int when the message carried one; anything else is refused by the move service
+
+
+def parse_socket_action(text_data: str | None, bytes_data: bytes | None = None) -> SocketAction:
+    """Read one socket message; ActionRefused("malformed" or "too_large") when it cannot be an action."""
+    if bytes_data is not None or text_data is None:
+        raise ActionRefused("malformed", _("Send actions as JSON text."))
+    if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+        raise ActionRefused("too_large", _("That message is too large."))
+    try:
+        message = json.loads(text_data)
+    except ValueError:
+        raise ActionRefused("malformed", _("That message is not valid JSON.")) from None
+    if not isinstance(message, dict):
+        raise ActionRefused("malformed", _("That message is not an action."))
+    payload = {"do": message.get("do")}
+    if message.get("card") is not None:
+        payload["card"] = message["card"]
+    # The face-down checkbox arrives as "1" when ticked (and is absent when not).
+    face_down = message.get("face_down", False)
+    payload["face_down"] = face_down in TICKED if payload["do"] == "play" else bool(face_down)
+    version = message.get("v")
+    if isinstance(version, str) and version.isascii() and version.isdigit():
+        version = int(version)
+    return SocketAction(payload, version)

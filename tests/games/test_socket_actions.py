@@ -1,0 +1,96 @@
+"""Reading a socket message as an action: pure, no socket and no database."""
+
+import json
+
+import pytest
+
+from games.moves import ActionRefused
+from games.socket_actions import MAX_MESSAGE_BYTES, parse_socket_action
+
+
+def parse(message) -> tuple[dict, object]:
+    action = parse_socket_action(json.dumps(message))
+    return action.payload, action.version
+
+
+def refusal(text_data, bytes_data=None) -> str:
+    with pytest.raises(ActionRefused) as refused:
+        parse_socket_action(text_data, bytes_data)
+    return refused.value.code
+
+
+def test_a_played_card_as_htmx_sends_it():
+    assert parse({"do": "play", "card": "4C", "v": 17}) == ({"do": "play", "card": "4C", "face_down": False}, 17)
+
+
+@pytest.mark.parametrize("ticked", ["1", "true", "on", True])
+def test_a_ticked_face_down_checkbox_plays_the_card_face_down(ticked):
+    payload, _ = parse({"do": "play", "card": "4C", "v": 3, "face_down": ticked})
+    assert payload["face_down"] is True
+
+
+@pytest.mark.parametrize("unticked", ["0", "", "false", "off", False, None, [], "yes please"])
+def test_anything_else_plays_the_card_face_up(unticked):
+    payload, _ = parse({"do": "play", "card": "4C", "v": 3, "face_down": unticked})
+    assert payload["face_down"] is False
+
+
+def test_no_face_down_value_at_all_plays_face_up():
+    # htmx leaves an unticked checkbox out of the message.
+    payload, _ = parse({"do": "play", "card": "4C", "v": 3})
+    assert payload["face_down"] is False
+
+
+def test_face_down_on_another_action_is_passed_on_for_the_engine_to_refuse():
+    payload, _ = parse({"do": "raise", "v": 3, "face_down": "1"})
+    assert payload == {"do": "raise", "face_down": True}
+
+
+@pytest.mark.parametrize("sent, version", [("17", 17), ("0", 0), (17, 17)])
+def test_a_version_sent_as_a_string_of_digits_is_a_number(sent, version):
+    assert parse({"do": "raise", "v": sent})[1] == version
+
+
+@pytest.mark.parametrize("sent", ["", "-1", "1.5", "17a", "²", "٣", 1.5, None, [17], {"n": 17}, True])
+def test_any_other_version_is_passed_on_unchanged_for_the_move_service_to_refuse(sent):
+    assert parse({"do": "raise", "v": sent})[1] == sent
+
+
+def test_a_card_is_only_in_the_payload_when_one_was_sent():
+    assert "card" not in parse({"do": "raise", "v": 1})[0]
+    assert "card" not in parse({"do": "raise", "v": 1, "card": None})[0]
+
+
+def test_unknown_keys_are_dropped():
+    payload, _ = parse({"do": "accept", "v": 2, "HEADERS": {"HX-Request": "true"}, "seat": 3})
+    assert payload == {"do": "accept", "face_down": False}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["{not json", "", json.dumps(["play"]), json.dumps("play"), json.dumps(17), json.dumps(None), json.dumps(True)],
+)
+def test_text_that_is_not_a_json_object_is_malformed(text):
+    assert refusal(text) == "malformed"
+
+
+def test_binary_frames_and_empty_frames_are_malformed():
+    assert refusal(None, b'{"do": "raise"}') == "malformed"
+    assert refusal(None) == "malformed"
+
+
+def test_a_message_over_the_size_limit_is_too_large_even_when_valid():
+    padded = json.dumps({"do": "raise", "v": 1, "pad": "x" * MAX_MESSAGE_BYTES})
+    assert refusal(padded) == "too_large"
+
+
+def test_the_size_limit_counts_bytes_not_characters():
+    text = json.dumps({"do": "raise", "v": 1, "pad": "é" * (MAX_MESSAGE_BYTES // 2)}, ensure_ascii=False)
+    assert len(text) < MAX_MESSAGE_BYTES < len(text.encode())
+    assert refusal(text) == "too_large"
+
+
+def test_a_refusal_says_why_in_words():
+    with pytest.raises(ActionRefused) as refused:
+        parse_socket_action("[1]")
+    assert str(refused.value.message)
