@@ -1,5 +1,6 @@
-"""Forms of the profile pages (sign-up and sign-in forms are allauth's)."""
+"""Forms of the profile pages, and allauth's sign-in and sign-up forms in the site's words."""
 
+from allauth.account import forms as allauth_forms
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
@@ -7,6 +8,47 @@ from django_countries.fields import LazyTypedChoiceField
 
 from .models import User
 from .validators import display_name_validators
+
+
+class SignUpForm(allauth_forms.SignupForm):
+    """allauth's sign-up; its "username" is the public display name, so it is called that everywhere."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        name = self.fields["username"]
+        name.label = _("Display name")
+        name.help_text = _("How other players see you: 3 to 20 letters, digits, _ or -.")
+        name.widget.attrs["placeholder"] = _("Display name")
+        self.fields["email"].label = _("Email")
+
+
+class AddEmailForm(allauth_forms.AddEmailForm):
+    """allauth's form on the email addresses page, with the site's word for the field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("Email")
+
+
+class ResetPasswordForm(allauth_forms.ResetPasswordForm):
+    """allauth's password reset, with the site's word for the field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("Email")
+
+
+class SignInForm(allauth_forms.LoginForm):
+    """allauth's sign-in, which takes the email or the display name."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = _("Email or display name")
+        self.fields["login"].widget.attrs["placeholder"] = _("Email or display name")
+        # allauth puts its own "forgot your password?" link here; the page has one below the form.
+        self.fields["password"].help_text = ""
+        if "remember" in self.fields:
+            self.fields["remember"].label = _("Remember me")
 
 
 class ProfileForm(forms.Form):
