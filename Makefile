@@ -7,7 +7,7 @@ PORT   ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages bench arena loadtest clean
+.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -52,6 +52,12 @@ test-browser: venv ## only the real-Chromium tests
 
 check-deploy: venv ## `check --deploy` with a production-like environment
 	DEBUG=0 SECRET_KEY=$$(openssl rand -hex 32) ALLOWED_HOSTS=truco.example $(PY) manage.py check --deploy --fail-level WARNING
+
+screenshots: venv ## docs/screenshots/: a small PNG of every page and table state at 390x844 and 1280x800 (pt-BR)
+	$(PY) manage.py compile_catalogues
+	rm -f docs/screenshots/*.png
+	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -m browser -q tests/browser/test_site_browser.py \
+		tests/browser/test_table_layout_browser.py -k "speaks_one_language or control_of_the_table" $(PYTEST_ARGS)
 
 messages: venv ## refresh the pt-BR .po catalogues after changing user-facing text (needs gettext)
 	for app in accounts games shop stats; do (cd $$app && ../$(PY) ../manage.py makemessages -l pt_BR); done

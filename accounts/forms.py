@@ -1,6 +1,6 @@
-"""Forms of the profile pages, and allauth's sign-up form with one addition."""
+"""Forms of the profile pages, and allauth's sign-in and sign-up forms in the site's words."""
 
-from allauth.account.forms import SignupForm as AllauthSignupForm
+from allauth.account import forms as allauth_forms
 from django import forms
 from django.contrib import messages
 from django.db import IntegrityError, transaction
@@ -22,7 +22,17 @@ class DisplayNameField(forms.CharField):
         return canonical(value) if value else value
 
 
-class SignupForm(AllauthSignupForm):
+class SignUpForm(allauth_forms.SignupForm):
+    """allauth's sign-up; its "username" is the public display name, so it is called that everywhere."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        name = self.fields["username"]
+        name.label = _("Display name")
+        name.help_text = _("How other players see you: 3 to 20 letters, digits, _ or -.")
+        name.widget.attrs["placeholder"] = _("Display name")
+        self.fields["email"].label = _("Email")
+
     def try_save(self, request):
         # The name was free when the form was checked; a parallel sign-up may have taken it (or a
         # look-alike, or the email) since. The database refuses the second: say so, never a 500.
@@ -32,6 +42,35 @@ class SignupForm(AllauthSignupForm):
         except IntegrityError:
             messages.error(request, _("That display name or email address was taken a moment ago. Please try again."))
             return None, redirect(request.get_full_path())
+
+
+class AddEmailForm(allauth_forms.AddEmailForm):
+    """allauth's form on the email addresses page, with the site's word for the field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("Email")
+
+
+class ResetPasswordForm(allauth_forms.ResetPasswordForm):
+    """allauth's password reset, with the site's word for the field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("Email")
+
+
+class SignInForm(allauth_forms.LoginForm):
+    """allauth's sign-in, which takes the email or the display name."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = _("Email or display name")
+        self.fields["login"].widget.attrs["placeholder"] = _("Email or display name")
+        # allauth puts its own "forgot your password?" link here; the page has one below the form.
+        self.fields["password"].help_text = ""
+        if "remember" in self.fields:
+            self.fields["remember"].label = _("Remember me")
 
 
 class ProfileForm(forms.Form):

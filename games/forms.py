@@ -8,6 +8,9 @@ from games import engine
 from .models import BotLevel
 
 MOVE_SECONDS = (30, 60, 99)
+# The Play page's last submitted choices, kept in the session: the home page's quick play and the
+# Play page start from them.
+LAST_OPTIONS_KEY = "games:play_options"
 
 
 class PlayForm(forms.Form):
@@ -21,16 +24,16 @@ class PlayForm(forms.Form):
     )
     deck = forms.ChoiceField(
         label=_("Deck"),
-        choices=[("dirty", _("Dirty (40 cards)")), ("clean", _("Clean (24 Paulista / 27 Mineiro)"))],
+        choices=[("dirty", _("Dirty (40 cards)")), ("clean", _("Clean (24/27 cards)"))],
         initial="dirty",
     )
     seats = forms.TypedChoiceField(
-        label=_("Players"), coerce=int, choices=[(2, _("2: you against the AI")), (4, _("4 players"))], initial=2
+        label=_("Players"), coerce=int, choices=[(2, _("2 players")), (4, _("4 players"))], initial=2
     )
     partnership = forms.TypedChoiceField(
         label=_("With 4 players"),
         coerce=lambda v: v == "yes",
-        choices=[("yes", _("Teams: you and an AI partner against two AI")), ("no", _("Everyone for themselves"))],
+        choices=[("yes", _("Teams of two")), ("no", _("Each for themselves"))],
         initial="yes",
     )
     bot_level = forms.ChoiceField(
@@ -45,15 +48,15 @@ class PlayForm(forms.Form):
     face_down = forms.ChoiceField(
         label=_("Face-down cards"),
         choices=[
-            ("", _("Variant's default (Paulista: on, Mineiro: off)")),
+            ("", _("Variant's default")),
             ("on", _("Allowed from round 2")),
             ("off", _("Not allowed")),
         ],
         required=False,
     )
     all_tied = forms.ChoiceField(
-        label=_("All three rounds tied"),
-        choices=[("dealer", _("The dealer's side wins")), ("nobody", _("Nobody scores"))],
+        label=_("All rounds tied"),
+        choices=[("dealer", _("Dealer's side wins")), ("nobody", _("Nobody scores"))],
         initial="dealer",
     )
     move_seconds = forms.TypedChoiceField(
@@ -79,3 +82,32 @@ class PlayForm(forms.Form):
         except ValueError as exc:
             raise forms.ValidationError(str(exc)) from None
         return data
+
+
+def remember_options(session, data) -> None:
+    """Keep the choices of a valid Play form (its raw values) for the next quick play."""
+    session[LAST_OPTIONS_KEY] = {name: data.get(name, "") for name in PlayForm.base_fields}
+
+
+def last_options(session) -> dict:
+    """The last valid choices, or the form's defaults (also when stored choices no longer validate)."""
+    stored = session.get(LAST_OPTIONS_KEY)
+    if stored and PlayForm(stored).is_valid():
+        return dict(stored)
+    form = PlayForm()
+    return {name: "" if form[name].value() is None else str(form[name].value()) for name in PlayForm.base_fields}
+
+
+def options_summary(options: dict) -> list[str]:
+    """The choices in a few words for the quick-play button, e.g. ["Paulista", "1 against 1", "AI: Medium"]."""
+    variant = dict(PlayForm.base_fields["variant"].choices).get(options.get("variant"), "")
+    if options.get("mode") == "tournament":
+        return [str(variant), str(_("Tournament"))]
+    if str(options.get("seats")) != "4":
+        players = _("1 against 1")
+    elif options.get("partnership") == "no":
+        players = _("4 players, each for themselves")
+    else:
+        players = _("2 against 2")
+    level = dict(PlayForm.base_fields["bot_level"].choices).get(options.get("bot_level"), "")
+    return [str(variant), str(players), str(_("AI: %(level)s") % {"level": level})]

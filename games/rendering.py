@@ -25,7 +25,7 @@ from . import selectors
 from .models import Match, Seat, Tournament
 
 # The fragments pushed after every move, in the order they are sent.
-REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status")
+REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status", "announce")
 
 
 @dataclass(frozen=True)
@@ -96,33 +96,32 @@ def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
 
 
 def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
-    """`_trick.html`: the vira and manilhas, the trick on the felt (or the last finished round), the rounds so far."""
+    """`_trick.html`: the vira and manilhas, the trick on the felt (or the hand's last finished round), the
+    round in play, and each finished round of the hand with its cards and who won it."""
     names = _names(seats)
-    viewer = _viewer(view)
-    # Between rounds the last finished round stays on the felt (dimmed) until the next card is played.
+    # Between rounds the last finished round of this hand stays on the felt (dimmed) until the next card
+    # is played. A new hand starts on a clear felt: the last hand is a summary line in the status, never
+    # cards beside the new vira.
     plays, previous = view["trick"], False
-    if not plays:
-        last_hand = view["last_hand"] or {}
-        finished = view["rounds"] or (last_hand.get("rounds") or [])
-        unfinished = last_hand.get("unfinished_round") if not view["rounds"] else None
-        plays, previous = (unfinished or (finished[-1]["plays"] if finished else [])), True
-    on_the_felt = [
-        {
-            "seat": play["seat"],
-            "position": p.position_of(viewer, play["seat"], view["seats"]),
-            "face": p.card_face(play["card"]),
-            "face_down": play["face_down"],
-            "name": names[play["seat"]],
-        }
-        for play in plays
-    ]
+    if not plays and view["rounds"]:
+        plays, previous = view["rounds"][-1]["plays"], True
+    on_the_felt = _plays(view, names, plays)
     return {
         "vira": p.card_face(view["vira"]),
         "manilha_rank": view["manilha_rank"],
         "manilhas": [p.card_face(c) for c in view["manilhas"]],
         "plays": on_the_felt,
         "trick_is_previous": previous and bool(on_the_felt),
-        "rounds": [{"number": r["number"], "result": _result_word(view, r["winner_side"])} for r in view["rounds"]],
+        "round_in_play": view["round"],
+        "rounds": [
+            {
+                "number": r["number"],
+                "result": _result_word(view, r["winner_side"]),
+                "winner": _side_label(view, names, r["winner_side"]) if r["winner_side"] is not None else None,
+                "plays": _plays(view, names, r["plays"]),
+            }
+            for r in view["rounds"]
+        ],
         "deck": deck,
     }
 
@@ -185,11 +184,14 @@ def status_context(
     timed_out_version: int | None = None,
     rewards: tuple[int, int] | None = None,
     tournament_public_id: str | None = None,
+    tournament_stage: int | None = None,
+    prize: tuple[int, int] | None = None,
 ) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result.
 
     `rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
-    (a guest, who is offered to sign up instead).
+    (a guest, who is offered to sign up instead). A tournament stage's result says what comes next
+    and what the final pays (`prize`: coins, rank points).
     """
     names = _names(seats)
     acting = view["seats_to_act"]
@@ -203,6 +205,9 @@ def status_context(
         }
         if rewards is not None:
             result["coins"], result["rank_points"] = rewards
+        result["tournament"] = (
+            _tournament_result(tournament_stage, prize, won) if tournament_stage is not None else None
+        )
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
     if timed_out_version is not None and version - timed_out_version < view["seats"]:
@@ -223,6 +228,38 @@ def status_context(
     }
 
 
+def announce_context(view: dict, seats: list[SeatFacts]) -> dict:
+    """`_announce.html`, the screen reader's live region: the card someone else just played, the round or
+    hand that just ended, a raise to answer, a hand of eleven to decide, whose turn it is, the result."""
+    names = _names(seats)
+    me = view["seat"]
+    latest = view["trick"][-1] if view["trick"] else (view["rounds"][-1]["plays"][-1] if view["rounds"] else None)
+    last_round = view["rounds"][-1] if view["rounds"] and not view["trick"] else None
+    legal_kinds = {a["do"] for a in view["legal_actions"]}
+    eleven = view["hand_of_eleven"]
+    pending = view["pending_raise"]
+    return {
+        "result": view["match_over"]
+        and {"won": view["match_winner"] == view["side"], "winner": _side_label(view, names, view["match_winner"])},
+        "latest_play": _plays(view, names, [latest])[0] if latest and latest["seat"] != me else None,
+        "round_result": last_round
+        and {
+            "number": last_round["number"],
+            "winner": _side_label(view, names, last_round["winner_side"])
+            if last_round["winner_side"] is not None
+            else None,
+        },
+        "last_hand": _last_hand_summary(view, names) if not view["trick"] and not view["rounds"] else None,
+        "pending": pending
+        and pending["side"] != view["side"]
+        and {"by": names[pending["seat"]], "call": p.RAISE_CALLS.get(pending["name"]), "value": pending["value"]},
+        "deciding_eleven": bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds),
+        "variant": view["rules"]["variant"],
+        "my_turn": me is not None and me in view["seats_to_act"],
+        "acting_names": [names[s] for s in view["seats_to_act"]],
+    }
+
+
 def message_context(text: str, code: str = "") -> dict:
     """`_message.html`: a line for the viewer (an error has a `code`, also in `data-error`); empty clears it."""
     return {"text": text, "code": code}
@@ -235,9 +272,12 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
     """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
     tournament_public_id = match.tournament.public_id if match.tournament_id else None
     me = view["seat"]
-    rewards = None
+    rewards, prize = None, None
     if view["match_over"] and me is not None and seats[me].has_account:
         rewards = selectors.reward_amounts(match, match.won_by(me))
+    if view["match_over"] and match.tournament_stage is not None:
+        settings = selectors.reward_settings()
+        prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
     return {
         "scoreboard": scoreboard_context(
             view, seats, tournament_stage=match.tournament_stage, tournament_public_id=tournament_public_id
@@ -256,7 +296,10 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
             timed_out_version=match.timed_out_version,
             rewards=rewards,
             tournament_public_id=tournament_public_id,
+            tournament_stage=match.tournament_stage,
+            prize=prize,
         ),
+        "announce": announce_context(view, seats),
     }
 
 
@@ -340,8 +383,36 @@ def _result_word(view: dict, side: int | None) -> str:
     return "won" if side == view["side"] else "lost"
 
 
+def _plays(view: dict, names: dict[int, str], plays: list[dict]) -> list[dict]:
+    """Cards played, as the viewer sees them: where each sits on their screen, its face, whose it is."""
+    return [
+        {
+            "seat": play["seat"],
+            "position": p.position_of(_viewer(view), play["seat"], view["seats"]),
+            "face": p.card_face(play["card"]),
+            "face_down": play["face_down"],
+            "name": names[play["seat"]],
+            "mine": play["seat"] == view["seat"],
+        }
+        for play in plays
+    ]
+
+
+def _tournament_result(stage: int, prize: tuple[int, int] | None, won: bool) -> dict:
+    final = stage == len(Tournament.STAGES) - 1
+    coins, rank_points = prize or (0, 0)
+    return {
+        "stage": Tournament.STAGES[stage],
+        "next_stage": None if final else Tournament.STAGES[stage + 1],
+        "champion": won and final,
+        "prize_coins": coins,
+        "prize_rank_points": rank_points,
+    }
+
+
 def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
-    """Who took the hand that just ended, how many points, and why, in words."""
+    """Who took the hand that just ended, how many points, and why, in words, with the small cards of
+    the round that ended it."""
     last = view["last_hand"]
     if not last:
         return None
@@ -359,6 +430,9 @@ def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
         "mine": last["winner_side"] == view["side"],
         "points": last["points"],
         "why": why,
+        "cards": _plays(
+            view, names, last.get("unfinished_round") or (last.get("rounds") or [{}])[-1].get("plays") or []
+        ),
     }
 
 

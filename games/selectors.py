@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from .models import Match, RewardSettings, Seat, Tournament
+from games import engine
+
+from .models import BotLevel, Match, RewardSettings, Seat, Tournament
 
 # How many due matches one sweep takes at most.
 SWEEP_BATCH = 20
@@ -20,6 +22,11 @@ def due_match_ids(now=None, limit: int = SWEEP_BATCH) -> list[int]:
         .order_by("deadline")
         .values_list("pk", flat=True)[:limit]
     )
+
+
+def reward_settings() -> RewardSettings:
+    """What matches and tournaments pay now (admin-editable), for the pages that promise it."""
+    return RewardSettings.current()
 
 
 def reward_amounts(match: Match, won: bool, settings: RewardSettings | None = None) -> tuple[int, int]:
@@ -51,7 +58,7 @@ def current_match(tournament: Tournament) -> Match | None:
 class BracketStage:
     number: int
     name: str
-    bot: str
+    bot: str  # the level's label, in the page's language
     match: Match | None
     state: str  # upcoming | playing | won | lost
 
@@ -72,5 +79,34 @@ def tournament_bracket(tournament: Tournament) -> list[BracketStage]:
             state = "playing"
         else:
             state = "won" if tournament.status == Tournament.Status.WON else "lost"
-        stages.append(BracketStage(number, name, Tournament.STAGE_BOTS[number], match, state))
+        stages.append(BracketStage(number, name, BotLevel(Tournament.STAGE_BOTS[number]).label, match, state))
     return stages
+
+
+def recent_results(user, limit: int = 5) -> list[dict]:
+    """The player's last finished matches, newest first: rules, score (theirs first), result, coins earned."""
+    seats = (
+        Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .order_by("-match__finished_at", "-match__id")[:limit]
+    )
+    settings = reward_settings()
+    results = []
+    for seat in seats:
+        match = seat.match
+        rules = engine.RuleSet.from_dict(match.rules)
+        side = engine.side_of(rules, seat.number)
+        won = match.won_by(seat.number)
+        others = [points for s, points in enumerate(match.score) if s != side]
+        results.append(
+            {
+                "match": match,
+                "won": won,
+                "variant": rules.variant,
+                "mine": match.score[side] if match.score else 0,
+                "theirs": max(others) if others else 0,
+                "coins": reward_amounts(match, won, settings)[0],
+                "bot_level": match.get_bot_level_display(),
+            }
+        )
+    return results

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from . import rendering, selectors
-from .forms import PlayForm
+from .forms import PlayForm, last_options, remember_options
 from .models import Match, Tournament
 from .seating import remember_guest_seat, seat_for
 from .starting import create_match, seat_plans_against_ai
@@ -22,13 +22,14 @@ from .tournaments import start_tournament
 
 @require_http_methods(["GET", "POST"])
 def play(request):
-    form = PlayForm(request.POST or None)
+    form = PlayForm(request.POST or None, initial=last_options(request.session))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        if data["mode"] == "tournament" and not request.user.is_authenticated:
+            messages.info(request, _("Sign in to play a tournament: its prize goes to your account."))
+            return redirect_to_login(request.path)
+        remember_options(request.session, request.POST)
         if data["mode"] == "tournament":
-            if not request.user.is_authenticated:
-                messages.info(request, _("Sign in to play a tournament: its reward goes to your account."))
-                return redirect_to_login(request.path)
             tournament = start_tournament(request.user, data["rules"], move_seconds=data["move_seconds"])
             return redirect("games:table", public_id=selectors.current_match(tournament).public_id)
         if request.user.is_authenticated:
@@ -42,7 +43,9 @@ def play(request):
         )
         return redirect("games:table", public_id=match.public_id)
     active = selectors.active_matches(request.user) if request.user.is_authenticated else []
-    return render(request, "games/play.html", {"form": form, "active_matches": active})
+    return render(
+        request, "games/play.html", {"form": form, "active_matches": active, "rewards": selectors.reward_settings()}
+    )
 
 
 def table(request, public_id: str):
@@ -60,5 +63,9 @@ def tournament(request, public_id: str):
     return render(
         request,
         "games/tournament.html",
-        {"tournament": tournament, "stages": selectors.tournament_bracket(tournament)},
+        {
+            "tournament": tournament,
+            "stages": selectors.tournament_bracket(tournament),
+            "rewards": selectors.reward_settings(),
+        },
     )

@@ -63,6 +63,19 @@ class Wallet(models.Model):
         return str(self.user)
 
 
+# What each ledger reason means to the player, for the wallet's history. Every reason any app passes
+# to `shop.wallet.change_balance` is here (tests/shop/test_ledger_reasons.py finds them in the code),
+# so the wallet never shows a raw code.
+LEDGER_REASONS = {
+    "starter_grant": _("Welcome gift"),
+    "purchase": _("Purchase"),
+    "pack": _("Pack"),
+    "admin_adjustment": _("Adjustment by the team"),
+    "match_reward": _("Match reward"),
+    "tournament_reward": _("Tournament prize"),
+}
+
+
 class LedgerEntry(models.Model):
     """One balance change. Never updated nor deleted; on account deletion `wallet` and `actor` become NULL."""
 
@@ -105,6 +118,15 @@ class LedgerEntry(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("Ledger entries are append-only.")
+
+    @property
+    def currency_icon(self) -> str:
+        """The currency's picture under static/shop/packs/."""
+        return {COINS: "coin.svg", BLUE_COINS: "blue-coin.svg", GEMS: "gem.svg"}[self.currency]
+
+    @property
+    def reason_label(self) -> str:
+        return str(LEDGER_REASONS.get(self.reason, _("Other")))
 
 
 class ItemKind(models.TextChoices):

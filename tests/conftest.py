@@ -54,5 +54,6 @@ def live_daphne(transactional_db, django_db_blocker, settings):
 
 @pytest.fixture
 def stocked_shop(transactional_db):
-    """The catalogue and shop settings of the data migration, back after an earlier transactional test flushed them."""
+    """The catalogue, prices and shop settings of the data migrations, back after a transactional test flushed them."""
     importlib.import_module("shop.migrations.0002_stock_the_shop").stock(apps, None)
+    importlib.import_module("shop.migrations.0003_economy_prices").set_prices(apps, None)

@@ -86,6 +86,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "shop.context_processors.header_balances",
             ],
         },
     },
@@ -191,10 +192,16 @@ AUTH_PASSWORD_VALIDATORS = [
 # The username *is* the public display name; allauth lets people sign in with it or the email.
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+# The same forms with the site's words ("Display name", never "Username").
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.SignInForm",
+    "signup": "accounts.forms.SignUpForm",
+    "add_email": "accounts.forms.AddEmailForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+}
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.display_name_validators"
 # Names are NFKC-normalised and checked against look-alikes; the sign-in lock is keyed on the account.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_UNIQUE_EMAIL = True

@@ -8,15 +8,41 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 from django.views.static import serve
+
+from games import selectors as game_selectors
+from games.forms import last_options, options_summary
+from shop import selectors as shop_selectors
 
 HEALTH_TIMEOUT_S = 2.0
 
 
 def home(request):
-    return render(request, "home.html")
+    """Invites play: quick play with the last-used options; a signed-in player's balances and recent results."""
+    options = last_options(request.session)
+    context = {
+        "quick_play": options,
+        "quick_play_summary": options_summary(options),
+        "rewards": game_selectors.reward_settings(),
+        # Places kept for features being built elsewhere. Each section renders only when its value
+        # is a list (None means the feature does not exist yet):
+        # - rooms_waiting (multiplayer rooms): [{"name", "url", "detail"}], rooms waiting for players;
+        # - leaderboard_top (leaderboards): [{"position", "name", "url", "points"}], the top players.
+        "rooms_waiting": None,
+        "leaderboard_top": None,
+    }
+    if request.user.is_authenticated:
+        context["balances"] = shop_selectors.balances(request.user)
+        context["recent_results"] = game_selectors.recent_results(request.user)
+    return render(request, "home.html", context)
+
+
+def favicon(request):
+    """Browsers and crawlers ask for /favicon.ico whatever the page links: send them the site's icon."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 def media(request, path: str):

@@ -81,6 +81,23 @@ def test_signin_is_refused_even_with_the_right_password_after_five_failures(clie
     assert "_auth_user_id" not in client.session
 
 
+@pytest.mark.parametrize("url", ["/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"])
+def test_account_pages_use_the_sites_layout_and_words(client, url):
+    pt = client.get(url, HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    en = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    for html in (pt, en):
+        assert 'class="panel auth-card"' in html and 'class="topbar' in html and 'class="stack auth-form"' in html
+    pt_text, en_text = (re.sub(r"<[^>]+>", " ", html).lower() for html in (pt, en))  # what a person reads
+    assert "usuário" not in pt_text and "username" not in en_text
+    assert "sign in" not in pt_text
+
+
+def test_sign_up_calls_the_name_display_name_in_both_languages(client):
+    assert "Nome de exibição" in client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+    assert "Display name" in client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "E-mail ou nome de exibição" in client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+
+
 def failed_signin(client, login, **headers):
     return client.post(reverse("account_login"), {"login": login, "password": "wrong-password"}, **headers)
 

@@ -9,6 +9,9 @@ import os
 import shutil
 
 import pytest
+from django.conf import settings
+
+from tests.support.live_server import LiveDaphne
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -40,3 +43,15 @@ def _allow_sync_orm_in_playwright():
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     yield
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture(scope="module")
+def site_server(django_db_setup, django_db_blocker):
+    """One real daphne for a whole module (starting one per test costs seconds). Its tests use
+    `transactional_db` so what they create is committed where the server's process reads it."""
+    allowed = settings.ALLOWED_HOSTS
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    server = LiveDaphne(django_db_blocker).start()
+    yield server
+    server.stop()
+    settings.ALLOWED_HOSTS = allowed

@@ -3,12 +3,12 @@
 import re
 
 import pytest
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from games.models import Match
 from shop import wallet
 from stats.services import rank_points
+from tests.support.browser import sign_in
 
 pytestmark = pytest.mark.browser
 
@@ -20,12 +20,6 @@ def fast_ai(settings):
     settings.SWEEPER_INTERVAL_S = 0.05
 
 
-def sign_in(page: Page, server, user):
-    client = Client()
-    client.force_login(user)
-    page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}])
-
-
 def start_match(page: Page, server, **choices):
     page.goto(f"{server.url}/play/")
     for name, value in choices.items():
@@ -35,8 +29,8 @@ def start_match(page: Page, server, **choices):
 
 
 def take_a_turn(page: Page) -> bool:
-    """Click what a cautious player would: accept a question, else play the first playable card."""
-    for selector in ("#actions [data-action=accept]", "#hand [data-card]"):
+    """Click what a cautious player would: accept a raise, play a hand of eleven, else play the first card."""
+    for selector in ("#actions [data-action=accept]", "#actions [data-action=play-hand]", "#hand [data-card]"):
         control = page.locator(selector).first
         if control.count() and control.is_visible():
             version = page.locator("#status").get_attribute("data-version")
@@ -50,7 +44,7 @@ def take_a_turn(page: Page) -> bool:
 def test_a_new_player_plays_a_whole_match_and_gets_the_rewards(fast_ai, live_daphne, page: Page, make_user):
     user = make_user("Jogadora")
     coins_before = wallet.balance(user, wallet.COINS)
-    sign_in(page, live_daphne, user)
+    sign_in(page.context, live_daphne, user)
     start_match(page, live_daphne, bot_level="easy")
     expect(page.locator("#trick [data-vira]")).to_be_visible()
 
@@ -75,7 +69,7 @@ def test_a_new_player_plays_a_whole_match_and_gets_the_rewards(fast_ai, live_dap
 
 def test_reload_mid_hand_brings_back_the_same_table_and_play_goes_on(fast_ai, live_daphne, page: Page, make_user):
     user = make_user("Recarrega")
-    sign_in(page, live_daphne, user)
+    sign_in(page.context, live_daphne, user)
     start_match(page, live_daphne, seats="4", bot_level="easy")
     page.locator("#hand [data-card]").first.wait_for()
     assert take_a_turn(page)

@@ -33,10 +33,11 @@ def region_html(page: str, region: str) -> str:
 
 
 def apply_oob(page: str, frame: str) -> str:
-    """What htmx does with hx-swap-oob="true": replace the element with the same id (attribute dropped)."""
+    """What htmx does with hx-swap-oob="true" (replace the element with the same id) or "innerHTML" (replace
+    its content; the live-region container stays, with the same attributes): the attribute is dropped."""
     for region, tag in REGION_TAGS.items():
         if f'<{tag} id="{region}"' in frame:
-            new = region_html(frame, region).replace(' hx-swap-oob="true"', "")
+            new = region_html(frame, region).replace(' hx-swap-oob="true"', "").replace(' hx-swap-oob="innerHTML"', "")
             page = page.replace(region_html(page, region), new)
     return page
 

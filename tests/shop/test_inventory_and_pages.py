@@ -59,6 +59,11 @@ def test_pressing_an_owned_deck_equips_it_for_the_table(signed_in_client, user, 
     }
 
 
+def earn_coins(user, amount):
+    # The first coin avatar takes a few wins beyond the welcome gift (docs/economy.md).
+    wallet.change_balance(user, wallet.COINS, amount, reason="match_reward")
+
+
 def test_guests_get_the_default_deck():
     assert selectors.equipped_deck(None) == {
         "slug": "classic",
@@ -69,6 +74,7 @@ def test_guests_get_the_default_deck():
 
 def test_equipped_avatar_shows_beside_the_name_in_the_header(signed_in_client, user):
     item = Item.objects.get(slug="boina")
+    earn_coins(user, 100)
     buy(user, item)
     inventory.equip(user, item)
     html = signed_in_client.get(reverse("home")).content.decode()
@@ -76,6 +82,7 @@ def test_equipped_avatar_shows_beside_the_name_in_the_header(signed_in_client, u
 
 
 def test_shop_page_lists_categories_prices_and_what_you_own(signed_in_client, user):
+    earn_coins(user, 100)
     buy(user, Item.objects.get(slug="boina"))
     html = signed_in_client.get(reverse("shop:index"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     for kind in ItemKind.values:
@@ -121,6 +128,7 @@ def test_wallet_page_shows_balances_and_a_paginated_history(signed_in_client, us
 
 def test_someone_elses_purchase_result_is_not_found(signed_in_client, make_user):
     other = make_user()
+    earn_coins(other, 100)
     purchase = buy(other, Item.objects.get(slug="boina"))
     assert signed_in_client.get(reverse("shop:purchase", args=[purchase.pk])).status_code == 404
 

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def shopper(make_user):
     person = make_user("Compradora")
+    wallet.change_balance(person, wallet.COINS, 60, reason="match_reward")  # four wins
     item = Item.objects.get(slug="boina")
     purchases.buy(person, item, idempotency_key=uuid.uuid4().hex)
     inventory.equip(person, item)
@@ -24,9 +25,10 @@ def shopper(make_user):
 
 def test_export_holds_wallet_ledger_purchases_and_inventory(shopper):
     data = account_services.export_personal_data(shopper)
-    assert data["wallet"]["coins"] == 20
-    assert {(e["currency"], e["amount"]) for e in data["ledger"]} == {("coins", 100), ("blue_coins", 5), ("coins", -80)}
-    assert [(p["item"], p["price"], p["price_currency"]) for p in data["purchases"]] == [("boina", 80, "coins")]
+    assert data["wallet"]["coins"] == 10
+    ledger = {(e["currency"], e["amount"]) for e in data["ledger"]}
+    assert ledger == {("coins", 100), ("blue_coins", 5), ("coins", 60), ("coins", -150)}
+    assert [(p["item"], p["price"], p["price_currency"]) for p in data["purchases"]] == [("boina", 150, "coins")]
     inv = {i["item"]: i["equipped"] for i in data["inventory"]}
     assert inv == {"classic-avatar": False, "classic": True, "boina": True}
 

@@ -12,13 +12,13 @@ pytestmark = pytest.mark.django_db
 def test_default_language_is_brazilian_portuguese(client):
     html = client.get("/").content.decode()
     assert '<html lang="pt-br">' in html
-    assert "Jogar contra a IA" in html
+    assert "Jogar agora" in html
 
 
 def test_english_browser_gets_english(client):
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9").content.decode()
     assert '<html lang="en">' in html
-    assert "Play against the AI" in html
+    assert "Play now" in html
 
 
 def test_unsupported_browser_language_falls_back_to_portuguese(client):

@@ -1,0 +1,56 @@
+"""Helpers for the real-Chromium tests: a signed-in browser context, the page's visible words."""
+
+from __future__ import annotations
+
+from django.test import Client
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+
+
+def sign_in(context, server, user) -> None:
+    """Give a browser context a signed-in session cookie for `user` (no sign-in form round trip)."""
+    client = Client()
+    client.force_login(user)
+    context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": server.url}])
+
+
+# Every word a person reads or hears on the page: text (also inside closed menus and <option>s) and
+# the attributes read aloud or shown on hover, without the parts marked as another language (the
+# language switch names each language in its own tongue, with its `lang`), country names and email addresses.
+PAGE_WORDS_JS = """() => {
+  const lang = document.documentElement.lang;
+  const body = document.body.cloneNode(true);
+  body.querySelectorAll('[lang]').forEach(el => { if (el.lang !== lang) el.remove(); });
+  body.querySelectorAll('script, style, noscript').forEach(el => el.remove());
+  // Country names are proper names (São Tomé and Príncipe), translated by django-countries.
+  body.querySelectorAll('[data-field=country] option').forEach(el => el.remove());
+  const attributes = [];
+  body.querySelectorAll('[aria-label], [title], [alt], [placeholder]').forEach(el => {
+    for (const name of ['aria-label', 'title', 'alt', 'placeholder']) {
+      if (el.getAttribute(name)) attributes.push(el.getAttribute(name));
+    }
+  });
+  const words = document.title + '\\n' + body.textContent + '\\n' + attributes.join('\\n');
+  return words.replace(/[\\w.+-]+@[\\w-]+(\\.[\\w-]+)+/g, ' ');  // email addresses are nobody's language
+}"""
+
+
+def open_page(browser, server, *, size: str, language: str, user=None, scale: float = 1):
+    """A new browser context at one of SIZES in `language` (signed in as `user` if given) and its page."""
+    context = browser.new_context(locale=language, viewport=SIZES[size], device_scale_factor=scale)
+    if user is not None:
+        sign_in(context, server, user)
+    return context, context.new_page()
+
+
+def inside_viewport(page, locator) -> bool:
+    """The element's whole box is on screen, without scrolling (half a pixel of rounding allowed)."""
+    box = locator.bounding_box()
+    viewport = page.viewport_size
+    return (
+        box is not None
+        and box["x"] >= 0
+        and box["y"] >= 0
+        and box["x"] + box["width"] <= viewport["width"] + 0.5
+        and box["y"] + box["height"] <= viewport["height"] + 0.5
+    )
