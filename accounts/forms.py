@@ -2,12 +2,24 @@
 
 from allauth.account import forms as allauth_forms
 from django import forms
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
 from django_countries.fields import LazyTypedChoiceField
 
-from .models import User
+from .models import User, display_name_unavailable
+from .names import canonical
 from .validators import display_name_validators
+
+
+class DisplayNameField(forms.CharField):
+    """Normalised (NFKC) before the rules run: "Ａｄｍｉｎ" is checked, and stored, as "Admin"."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        return canonical(value) if value else value
 
 
 class SignUpForm(allauth_forms.SignupForm):
@@ -20,6 +32,16 @@ class SignUpForm(allauth_forms.SignupForm):
         name.help_text = _("How other players see you: 3 to 20 letters, digits, _ or -.")
         name.widget.attrs["placeholder"] = _("Display name")
         self.fields["email"].label = _("Email")
+
+    def try_save(self, request):
+        # The name was free when the form was checked; a parallel sign-up may have taken it (or a
+        # look-alike, or the email) since. The database refuses the second: say so, never a 500.
+        try:
+            with transaction.atomic():
+                return super().try_save(request)
+        except IntegrityError:
+            messages.error(request, _("That display name or email address was taken a moment ago. Please try again."))
+            return None, redirect(request.get_full_path())
 
 
 class AddEmailForm(allauth_forms.AddEmailForm):
@@ -52,7 +74,7 @@ class SignInForm(allauth_forms.LoginForm):
 
 
 class ProfileForm(forms.Form):
-    display_name = forms.CharField(label=_("Display name"), validators=display_name_validators)
+    display_name = DisplayNameField(label=_("Display name"), validators=display_name_validators)
     country = LazyTypedChoiceField(label=_("Country"), choices=[("", "—")] + list(countries), required=False)
 
     def __init__(self, *args, user: User, **kwargs):
@@ -60,10 +82,10 @@ class ProfileForm(forms.Form):
         super().__init__(*args, **kwargs)
 
     def clean_display_name(self) -> str:
-        name = self.cleaned_data["display_name"].strip()
-        taken = User.objects.filter(username__iexact=name).exclude(pk=self.user.pk).exists()
-        if taken:
-            raise forms.ValidationError(_("That display name is already taken."), code="display_name_taken")
+        name = self.cleaned_data["display_name"]
+        error = display_name_unavailable(name, exclude_pk=self.user.pk)
+        if error is not None:
+            raise error
         return name
 
 

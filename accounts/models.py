@@ -1,12 +1,14 @@
 """The user (its username is the public display name) and the player's profile."""
 
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
 from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
+from .names import canonical, lookalike_key
 from .validators import DISPLAY_NAME_MAX, display_name_validators
 
 DEFAULT_AVATAR = "avatars/default.svg"
@@ -22,6 +24,10 @@ class User(AbstractUser):
         error_messages={"unique": _("That display name is already taken.")},
     )
     email = models.EmailField(_("email address"), unique=True)
+    # The display name's look-alike key (accounts.names): one player per key, so nobody can take a
+    # name that reads like someone else's. Written by save(); NULL (not "": unique) only for an old row
+    # whose key an older look-alike already held when the key was introduced.
+    name_key = models.CharField(_("look-alike key"), max_length=200, unique=True, null=True, editable=False)  # noqa: DJ001
 
     objects = UserManager()
 
@@ -36,6 +42,37 @@ class User(AbstractUser):
     @property
     def display_name(self) -> str:
         return self.username
+
+    def clean(self):
+        super().clean()  # NFKC-normalises the username
+        error = display_name_unavailable(self.username, exclude_pk=self.pk)
+        if error is not None:
+            raise ValidationError({"username": error})
+
+    def save(self, *args, **kwargs):
+        self.name_key = lookalike_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields and "name_key" not in update_fields:
+            kwargs["update_fields"] = [*update_fields, "name_key"]
+        super().save(*args, **kwargs)
+
+
+def display_name_unavailable(name: str, *, exclude_pk=None) -> ValidationError | None:
+    """Why `name` cannot be someone's new display name (taken, or too like a taken one), or None."""
+    others = User.objects.exclude(pk=exclude_pk) if exclude_pk is not None else User.objects.all()
+    holder = others.filter(name_key=lookalike_key(name)).only("username").first()
+    if holder is None:
+        # Rows older than name_key, and PostgreSQL's own idea of lower case (the unique constraint).
+        holder = others.filter(username__iexact=canonical(name)).only("username").first()
+    if holder is None:
+        return None
+    if canonical(holder.username).casefold() == canonical(name).casefold():
+        return ValidationError(_("That display name is already taken."), code="display_name_taken")
+    return ValidationError(
+        _("That display name looks too much like “%(name)s”, another player's."),
+        code="display_name_lookalike",
+        params={"name": holder.username},
+    )
 
 
 class Profile(models.Model):

@@ -6,22 +6,33 @@ from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.contrib.sessions.models import Session
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from .models import Profile, User
 from .signals import account_deleting, personal_data_requested
 
 
 def update_profile(user: User, *, display_name: str, country: str) -> None:
-    """Save a new display name and country together (validation is the form's job)."""
-    with transaction.atomic():
-        if user.username != display_name:
-            user.username = display_name
-            user.save(update_fields=["username"])
-        profile, _ = Profile.objects.get_or_create(user=user)
-        profile.country = country
-        profile.save(update_fields=["country", "updated_at"])
+    """Save a new display name and country together (validation is the form's job).
+
+    Raises ValidationError, changing nothing, if someone took the name (or a look-alike) since the form
+    checked it: the database's unique constraints decide.
+    """
+    previous = user.username
+    try:
+        with transaction.atomic():
+            if user.username != display_name:
+                user.username = display_name
+                user.save(update_fields=["username"])
+            profile, _created = Profile.objects.get_or_create(user=user)
+            profile.country = country
+            profile.save(update_fields=["country", "updated_at"])
+    except IntegrityError as exc:
+        user.username = previous
+        raise ValidationError(_("That display name is already taken."), code="display_name_taken") from exc
 
 
 def _iso(value) -> str | None:
@@ -30,7 +41,7 @@ def _iso(value) -> str | None:
 
 def export_personal_data(user: User) -> dict[str, Any]:
     """Everything stored about the person, as one JSON-able document."""
-    profile, _ = Profile.objects.get_or_create(user=user)
+    profile, _created = Profile.objects.get_or_create(user=user)
     data: dict[str, Any] = {
         "exported_at": timezone.now().isoformat(),
         "account": {

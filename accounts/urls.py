@@ -8,6 +8,6 @@ urlpatterns = [
     path("profile/", views.profile_edit, name="profile"),
     path("profile/export/", views.export_data, name="export"),
     path("profile/delete/", views.delete_account, name="delete"),
-    path("players/<str:display_name>/", views.public_profile, name="public_profile"),
+    path("players/<display_name:display_name>/", views.public_profile, name="public_profile"),
     path("privacy/", views.privacy_policy, name="privacy"),
 ]

@@ -1,6 +1,7 @@
-"""Display-name rules: 3–20 letters, digits, `_` or `-`.
+"""Display-name rules: 3–20 letters, digits, `_` or `-`, from one alphabet where letters look alike.
 
-Unique ignoring case: checked by allauth and a database constraint.
+Names are NFKC-normalised before these run (accounts.names.canonical). Unique ignoring case and
+look-alikes: `accounts.models.display_name_unavailable` and two database constraints.
 """
 
 import re
@@ -8,6 +9,8 @@ import re
 from django.core.exceptions import ValidationError
 from django.utils.deconstruct import deconstructible
 from django.utils.translation import gettext_lazy as _
+
+from .names import mixes_lookalike_scripts
 
 DISPLAY_NAME_MIN = 3
 DISPLAY_NAME_MAX = 20
@@ -48,4 +51,19 @@ class DisplayNameCharacters:
         return isinstance(other, DisplayNameCharacters)
 
 
-display_name_validators = [DisplayNameLength(), DisplayNameCharacters()]
+@deconstructible
+class DisplayNameScripts:
+    """ "Аdmin" with a Cyrillic А: letters of several scripts where some pass for another's."""
+
+    def __call__(self, value: str) -> None:
+        if mixes_lookalike_scripts(value):
+            raise ValidationError(
+                _("The display name mixes alphabets whose letters look alike (a Cyrillic “а” among Latin ones)."),
+                code="display_name_mixed_scripts",
+            )
+
+    def __eq__(self, other):
+        return isinstance(other, DisplayNameScripts)
+
+
+display_name_validators = [DisplayNameLength(), DisplayNameCharacters(), DisplayNameScripts()]

@@ -5,6 +5,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -23,13 +24,17 @@ def profile_edit(request):
     initial = {"display_name": request.user.username, "country": profile.country.code or ""}
     form = ProfileForm(request.POST or None, initial=initial, user=request.user)
     if request.method == "POST" and form.is_valid():
-        services.update_profile(
-            request.user,
-            display_name=form.cleaned_data["display_name"],
-            country=form.cleaned_data["country"] or "",
-        )
-        messages.success(request, _("Your profile was saved."))
-        return redirect("accounts:profile")
+        try:
+            services.update_profile(
+                request.user,
+                display_name=form.cleaned_data["display_name"],
+                country=form.cleaned_data["country"] or "",
+            )
+        except ValidationError as taken:
+            form.add_error("display_name", taken)
+        else:
+            messages.success(request, _("Your profile was saved."))
+            return redirect("accounts:profile")
     return render(request, "accounts/profile_edit.html", {"form": form, "profile": profile})
 
 

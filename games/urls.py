@@ -6,6 +6,6 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.play, name="play"),
-    path("m/<str:public_id>/", views.table, name="table"),
-    path("tournament/<str:public_id>/", views.tournament, name="tournament"),
+    path("m/<public_id:public_id>/", views.table, name="table"),
+    path("tournament/<public_id:public_id>/", views.tournament, name="tournament"),
 ]

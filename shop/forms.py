@@ -22,9 +22,19 @@ class EquipForm(forms.Form):
     item = forms.SlugField()
 
 
+# One adjustment moves at most this much of a currency, either way: far above any real
+# compensation, and far below the 64-bit balance column (a typo of 20 nines was a 500).
+MAX_ADJUSTMENT = 1_000_000
+
+
 class WalletAdjustmentForm(forms.Form):
     currency = forms.ChoiceField(label=_("Currency"), choices=Currency.choices)
-    amount = forms.IntegerField(label=_("Amount"), help_text=_("Positive to credit, negative to debit."))
+    amount = forms.IntegerField(
+        label=_("Amount"),
+        help_text=_("Positive to credit, negative to debit."),
+        min_value=-MAX_ADJUSTMENT,
+        max_value=MAX_ADJUSTMENT,
+    )
     reason = forms.CharField(label=_("Reason"), max_length=300, help_text=_("Written to the ledger with your name."))
 
     def clean_amount(self):

@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from .images import validate_catalogue_image
+
 COINS = "coins"
 BLUE_COINS = "blue_coins"
 GEMS = "gems"
@@ -201,6 +203,11 @@ class Item(models.Model):
         return self.name
 
     def clean(self):
+        if self.image and not self.image._committed:  # a new upload (a stored one was checked when it came)
+            try:
+                validate_catalogue_image(self.image.file)
+            except ValidationError as error:
+                raise ValidationError({"image": error.messages}) from error
         if self.kind == ItemKind.GEM_PACK and self.price_currency != REAL_MONEY:
             raise ValidationError({"price_currency": _("Gem packs are paid with real money.")})
         if self.kind != ItemKind.GEM_PACK and self.price_currency == REAL_MONEY:

@@ -21,6 +21,7 @@ __all__ = [
     "buy",
     "start_paid_purchase",
     "complete_paid_purchase",
+    "fail_paid_purchase",
 ]
 
 
@@ -125,6 +126,14 @@ def complete_paid_purchase(purchase_id: int, *, provider: str, provider_referenc
         if purchase.user_id is not None:
             _deliver(purchase)
     return purchase
+
+
+def fail_paid_purchase(purchase_id: int) -> None:
+    """The checkout could not start (the provider was unreachable or refused): a pending purchase fails.
+
+    Nothing was paid, so nothing is credited or taken back; a completed purchase stays completed.
+    """
+    Purchase.objects.filter(pk=purchase_id, status=PurchaseStatus.PENDING).update(status=PurchaseStatus.FAILED)
 
 
 def _check_can_buy(user, item: Item) -> Item:

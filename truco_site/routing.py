@@ -1,9 +1,11 @@
 """Every WebSocket route of the site."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 from games.consumers import TableConsumer
+from truco_site.sockets import NoSuchSocket
 
 websocket_urlpatterns = [
-    path("ws/match/<str:public_id>/", TableConsumer.as_asgi()),
+    path("ws/match/<public_id:public_id>/", TableConsumer.as_asgi()),
+    re_path(r"", NoSuchSocket.as_asgi()),  # last: any other path closes with 4404
 ]

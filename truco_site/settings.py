@@ -103,6 +103,25 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# PostgreSQL: at most DATABASE_POOL_SIZE connections per process, whatever the concurrency. Under
+# daphne every HTTP request runs in a thread of its own, and a connection kept open per thread
+# (CONN_MAX_AGE) outlived its thread: 100 parallel requests left one process holding ~100-200
+# connections. With psycopg's pool a thread borrows a connection for one request (or one
+# database call of the table's socket) and gives it back; a request beyond the bound waits for
+# one (up to DATABASE_POOL_TIMEOUT_S, then 500). Measured and chosen in docs/decisions.md.
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "8"))
+DATABASE_POOL_TIMEOUT_S = float(os.environ.get("DATABASE_POOL_TIMEOUT_S", "10"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, and a thread that ends holding a pooled connection gives it back.
+    DATABASES["default"]["ENGINE"] = "truco_site.postgresql"
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django refuses both at once
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": min(2, DATABASE_POOL_SIZE),
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": DATABASE_POOL_TIMEOUT_S,
+        }
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets the web process read while a write is in flight; IMMEDIATE avoids the
@@ -145,7 +164,16 @@ else:
 
 # --- Cache (allauth's rate limits live here, so processes must share it) ----------------------
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            # Redis, or this process's memory while Redis is down (truco_site/cache.py): a dead
+            # Redis must not turn sign-in into a 500, nor switch the sign-in lock off.
+            "BACKEND": "truco_site.cache.RedisOrLocalCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that is unreachable (not just refusing) costs each call at most this long.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -172,6 +200,8 @@ ACCOUNT_FORMS = {
     "reset_password": "accounts.forms.ResetPasswordForm",
 }
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.display_name_validators"
+# Names are NFKC-normalised and checked against look-alikes; the sign-in lock is keyed on the account.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_UNIQUE_EMAIL = True

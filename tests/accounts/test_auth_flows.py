@@ -96,3 +96,35 @@ def test_sign_up_calls_the_name_display_name_in_both_languages(client):
     assert "Nome de exibição" in client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
     assert "Display name" in client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "E-mail ou nome de exibição" in client.get("/accounts/login/", HTTP_ACCEPT_LANGUAGE="pt-br").content.decode()
+
+
+def failed_signin(client, login, **headers):
+    return client.post(reverse("account_login"), {"login": login, "password": "wrong-password"}, **headers)
+
+
+def test_the_signin_lock_ignores_the_host_port(client, user):
+    # Each wrong password through another port of the same host used to start a fresh count.
+    for port in range(8001, 8006):
+        failed_signin(client, user.email, HTTP_HOST=f"127.0.0.1:{port}")
+    response = client.post(
+        reverse("account_login"), {"login": user.email, "password": PASSWORD}, HTTP_HOST="127.0.0.1:8006"
+    )
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+
+
+def test_the_email_and_the_display_name_of_one_account_share_the_lock(client, user):
+    for login in (user.email, user.username, user.email.upper(), user.username.lower(), "\u0410na"):
+        failed_signin(client, login)
+    response = client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD})
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+
+
+def test_one_locked_account_does_not_lock_another(client, user, make_user):
+    other = make_user("Bruno")
+    for _ in range(5):
+        failed_signin(client, user.email)
+    response = client.post(reverse("account_login"), {"login": other.email, "password": PASSWORD})
+    assert response.status_code == 302
+    assert int(client.session["_auth_user_id"]) == other.pk

@@ -205,3 +205,88 @@ def test_stripe_without_keys_is_unavailable(settings):
     settings.STRIPE_SECRET_KEY = ""
     with pytest.raises(PaymentUnavailable):
         get_provider("stripe")
+
+
+# --- Stripe faults ------------------------------------------------------------------------------
+
+
+class UnreachableStripeHTTP(FakeStripeHTTP):
+    """What the library's own client raises when the network to Stripe is down or times out."""
+
+    def request(self, method, url, headers, post_data=None, *, _usage=None):
+        self.calls.append((method, url, headers, post_data))
+        raise stripe.APIConnectionError("Could not connect to Stripe (network is unreachable)")
+
+
+def test_buying_gems_while_stripe_is_unreachable_is_refused_cleanly_and_the_purchase_fails(
+    signed_in_client, user, gem_pack, stripe_on, monkeypatch, settings
+):
+    settings.LANGUAGE_CODE = "en"
+    monkeypatch.setattr(stripe_checkout, "HTTP_CLIENT", UnreachableStripeHTTP())
+    response = signed_in_client.post(
+        reverse("shop:buy", args=[gem_pack.slug]), {"token": uuid.uuid4().hex}, HTTP_ACCEPT_LANGUAGE="en", follow=True
+    )
+    assert response.status_code == 200
+    assert "Payments are not available right now." in response.content.decode()
+    purchase = Purchase.objects.get(user=user, item=gem_pack)
+    assert purchase.status == "failed"  # no pending purchase is left behind
+    assert wallet.balance(user, wallet.GEMS) == 0
+
+
+def test_a_paid_webhook_still_delivers_a_purchase_that_failed_to_start(client, user, gem_pack, stripe_on):
+    # Stripe may have created the session although its answer never reached us: if it is paid, deliver.
+    purchase = purchases.start_paid_purchase(user, gem_pack, idempotency_key=uuid.uuid4().hex, provider="stripe")
+    purchases.fail_paid_purchase(purchase.pk)
+    payload = paid_event(purchase)
+    assert post_webhook(client, payload, signed(payload)).status_code == 200
+    assert wallet.balance(user, wallet.GEMS) == 10
+
+
+def event_naming(purchase_id, **session) -> str:
+    body = {
+        "id": "evt_x",
+        "type": "checkout.session.completed",
+        "data": {
+            "object": {
+                "id": "cs_test_123",
+                "payment_status": "paid",
+                "amount_total": 490,
+                "client_reference_id": purchase_id,
+                "metadata": {"purchase_id": purchase_id},
+                **session,
+            }
+        },
+    }
+    return json.dumps(body)
+
+
+@pytest.mark.parametrize("purchase_id", ["abc", "", "None", None, "١٢", "1e3", " 1", "-1", "0", "9" * 30, 10**30, True])
+def test_a_signed_webhook_naming_no_usable_purchase_is_ignored_and_moves_no_money(
+    client, user, gem_pack, stripe_on, purchase_id
+):
+    start_stripe_purchase(user, gem_pack, stripe_on)
+    payload = event_naming(purchase_id)
+    assert post_webhook(client, payload, signed(payload)).status_code == 200
+    assert wallet.balance(user, wallet.GEMS) == 0
+    assert not LedgerEntry.objects.filter(currency="gems").exists()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "[]",
+        '"text"',
+        '{"type": "checkout.session.completed", "data": "x"}',
+        '{"type": "checkout.session.completed", "data": {"object": []}}',
+    ],
+)
+def test_a_signed_body_that_is_not_an_event_is_a_bad_request(client, user, gem_pack, stripe_on, payload):
+    assert post_webhook(client, payload, signed(payload)).status_code == 400
+    assert wallet.balance(user, wallet.GEMS) == 0
+
+
+def test_a_signed_webhook_with_a_junk_amount_credits_nothing(client, user, gem_pack, stripe_on):
+    purchase = start_stripe_purchase(user, gem_pack, stripe_on)
+    payload = event_naming(str(purchase.pk), amount_total="490abc")
+    assert post_webhook(client, payload, signed(payload)).status_code == 200
+    assert wallet.balance(user, wallet.GEMS) == 0

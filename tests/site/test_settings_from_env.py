@@ -15,7 +15,8 @@ PROBE = (
     "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], 'name': str(s.DATABASES['default']['NAME']), "
     "'test_name': str(s.DATABASES['default']['TEST']['NAME']), 'layer': s.CHANNEL_LAYERS['default']['BACKEND'], "
     "'debug': s.DEBUG, 'hosts': s.ALLOWED_HOSTS, 'email': s.EMAIL_BACKEND, 'csrf': s.CSRF_TRUSTED_ORIGINS, "
-    "'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE']}))"
+    "'conn_max_age': s.DATABASES['default']['CONN_MAX_AGE'], "
+    "'pool': s.DATABASES['default'].get('OPTIONS', {}).get('pool'), 'cache': s.CACHES['default']['BACKEND']}))"
 )
 
 
@@ -35,18 +36,30 @@ def test_embedded_default_is_sqlite_file_and_in_memory_layer():
     assert s["email"] == "django.core.mail.backends.console.EmailBackend"
 
 
-def test_database_url_selects_postgresql_with_kept_connections():
+def test_database_url_selects_postgresql_with_a_bounded_pool_of_connections():
     s = settings_with(DATABASE_URL="postgres://someone@db.example:5432/truco")
-    assert s["engine"] == "django.db.backends.postgresql"
+    assert s["engine"] == "truco_site.postgresql"  # Django's, with a safety net for the pool
     assert s["name"] == "truco"
     assert s["test_name"] == "test_truco"
-    assert s["conn_max_age"] == 600
-
-
-def test_redis_url_selects_the_redis_pubsub_channel_layer():
+    assert s["conn_max_age"] == 0  # the pool keeps them, at most DATABASE_POOL_SIZE per process
+    assert s["pool"] == {"min_size": 2, "max_size": 8, "timeout": 10.0}
     assert (
-        settings_with(REDIS_URL="redis://127.0.0.1:6379/0")["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+        settings_with(DATABASE_URL="postgres://someone@db.example:5432/truco", DATABASE_POOL_SIZE="3")["pool"][
+            "max_size"
+        ]
+        == 3
     )
+
+
+def test_sqlite_keeps_its_connections_without_a_pool():
+    s = settings_with()
+    assert s["conn_max_age"] == 600 and s["pool"] is None
+
+
+def test_redis_url_selects_the_redis_pubsub_channel_layer_and_the_cache_that_survives_redis():
+    s = settings_with(REDIS_URL="redis://127.0.0.1:6379/0")
+    assert s["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert s["cache"] == "truco_site.cache.RedisOrLocalCache"
 
 
 def test_hosts_and_trusted_origins_come_from_env():

@@ -15,6 +15,7 @@ from channels.layers import channel_layers
 from channels.testing.live import make_application, set_database_connection
 from daphne.testing import DaphneProcess
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.db.backends.postgresql.base import DatabaseWrapper as PostgresWrapper
 
 
 def _reset_after_fork() -> None:
@@ -22,6 +23,20 @@ def _reset_after_fork() -> None:
     # and the cached channel layers in a broken state: it would hang. Give it fresh ones.
     asgiref.sync.SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     channel_layers.backends.clear()
+    _forget_inherited_pools()
+
+
+# The parent's connection pools, as the child inherited them. Kept referenced so that they are
+# never garbage-collected in the child: closing one would end the parent's own sessions.
+_inherited_pools: list = []
+
+
+def _forget_inherited_pools() -> None:
+    """A forked child must not hand out the parent's pooled PostgreSQL connections (their sockets
+    are shared with the parent, and the pool's worker threads did not survive the fork): it opens
+    its own pool on first use."""
+    _inherited_pools.extend(PostgresWrapper._connection_pools.values())
+    PostgresWrapper._connection_pools.clear()
 
 
 os.register_at_fork(after_in_child=_reset_after_fork)

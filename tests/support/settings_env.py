@@ -11,6 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # What the test run's own environment sets and a probe must not inherit.
 CLEAN_KEYS = (
     "TEST_DB_NAME",
+    "DATABASE_POOL_SIZE",
     "DATABASE_URL",
     "REDIS_URL",
     "SECRET_KEY",
