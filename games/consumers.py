@@ -2,6 +2,12 @@
 
 Thin on purpose: the rules are the engine's, the transaction is the move service's; this only
 parses (`games.socket_actions`), identifies the seat, and renders what this one viewer may see.
+
+A move reaches the other sockets as a message to each seat's group carrying that seat's view
+(`games.publishing.publish_move`): the socket renders from it, on the event loop, with no
+database query, and only the fragments whose context changed. It reads the database when it
+connects, when it sees a gap in the versions, when the match is over, and when its table has
+been quiet for a while (a lost message).
 """
 
 from __future__ import annotations
@@ -9,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import UTC, datetime
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -18,9 +25,9 @@ from django.utils.translation import gettext as _
 
 from shop.selectors import equipped_deck
 
-from . import db, moves, rendering, selectors
+from . import db, moves, rendering, selectors, timers
 from .models import Match
-from .publishing import group_name, publish
+from .publishing import TableUpdate, group_name, publish_move, seat_group
 from .seating import seat_for
 from .socket_actions import parse_socket_action
 
@@ -33,6 +40,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     seat: int | None = None
     seats: list | None = None
     deck: dict | None = None
+    tournament: tuple | None = None  # (stage, tournament public id): fixed for the match
+    contexts: dict | None = None  # the fragments' contexts of the last push (render only what changed)
     watchdog: asyncio.Task | None = None
     finished = False
 
@@ -53,7 +62,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.match_pk, self.seat = found
         self.group = group_name(self.match_pk)
+        self.own_group = seat_group(self.match_pk, self.seat)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.own_group, self.channel_name)
         # ext-ws does not replay pushes after a reconnect: always start with a full snapshot.
         await self.push_snapshot(full=True)
         self.watchdog = asyncio.create_task(self.watch_idle_table())
@@ -82,6 +93,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.watchdog.cancel()
         if self.match_pk is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.own_group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         if self.match_pk is None:
@@ -103,7 +115,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             log.exception("database error on a move in match %s", self.public_id)
             await self.refuse("unavailable", _("The table could not save your move just now; please try again."))
             return
-        await publish(self.match_pk, match.version)
+        try:
+            await publish_move(match)
+        except Exception:  # the move is stored; the others catch up with their idle check
+            log.exception("could not publish version %s of match %s", match.version, self.public_id)
+        timers.schedule_after(match)
 
     async def refuse(self, code: str, text) -> None:
         with translation.override(self.language):
@@ -112,8 +128,35 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(html)
 
     async def match_update(self, event):
-        if event["version"] > self.last_version:
-            await self.push_snapshot()
+        if event["version"] <= self.last_version:
+            return
+        async with self.push_lock:  # the watchdog and the handlers must not interleave pushes
+            table = event.get("table")
+            follows = event["version"] == self.last_version + 1 and self.seats is not None
+            if table is None or not follows or table["over"]:
+                # "Go and look", a gap in the versions, or a result (what it pays is in the database).
+                await self._push_snapshot(full=False)
+            elif event["version"] > self.last_version:
+                await self._push_update(TableUpdate.from_message(table))
+
+    async def _push_update(self, table: TableUpdate) -> None:
+        """Render the published version from the message alone: no database, no thread hop."""
+        deadline = datetime.fromtimestamp(table.deadline_ts, UTC) if table.deadline_ts is not None else None
+        with translation.override(self.language):
+            contexts = rendering.contexts_for(
+                table.view,
+                self.seats,
+                deck=self.deck,
+                version=table.version,
+                deadline=deadline,
+                deadline_seat=table.deadline_seat,
+                timed_out_seat=table.timed_out_seat,
+                timed_out_version=table.timed_out_version,
+                tournament=self.tournament,
+            )
+            regions = rendering.render_changed(contexts, self.contexts)
+        self.contexts = contexts
+        await self._send_regions(table.version, regions, full=False)
 
     async def push_snapshot(self, full: bool = False) -> None:
         async with self.push_lock:  # the watchdog and the handlers must not interleave pushes
@@ -121,7 +164,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _push_snapshot(self, full: bool) -> None:
         # A viewer's render never queues behind another seat's write (games/db.py).
-        version, regions, self.finished = await db.read(self._render)(full)
+        version, regions, self.finished, deadline = await db.read(self._render)(full)
+        if not self.finished:
+            # This process times the match too (its socket may be the first since a restart); the
+            # version check keeps two processes' timers from both acting.
+            timers.schedule(self.match_pk, version, deadline)
+        await self._send_regions(version, regions, full)
+
+    async def _send_regions(self, version: int, regions: dict[str, str], full: bool) -> None:
         self.last_push = time.monotonic()
         if version <= self.last_version and not full:
             return
@@ -142,10 +192,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             seats = selectors.seats_at(match)
             self.seats = rendering.seat_facts(seats)
             self.deck = equipped_deck(seats[self.seat].user)
+            self.tournament = rendering.tournament_facts(match)
         with translation.override(self.language):
             view = rendering.viewer_view(match, self.seat)
             contexts = rendering.table_contexts(match, self.seats, view, deck=self.deck)
-            return match.version, rendering.render_regions(contexts, oob=True), match.status != Match.Status.ACTIVE
+            self.contexts = contexts
+            regions = rendering.render_regions(contexts, oob=True)
+        over = match.status != Match.Status.ACTIVE
+        return match.version, regions, over, match.deadline
 
 
 def language_of(scope) -> str:

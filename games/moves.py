@@ -80,18 +80,21 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
     return match
 
 
-def play_due_seat(match_pk: int, now=None) -> int | None:
+def play_due_seat(match_pk: int, now=None, *, version: int | None = None) -> Match | None:
     """Act for the seat whose deadline passed (AI seat, bot partner, or a timed-out human).
 
-    Returns the new version (to publish once committed), or None if nothing was due.
+    Returns the match as stored (to publish once committed), or None if nothing was due. With
+    `version` (a timer set for that version) it acts only if the match is still at that version:
+    a timer in another process, or the sweeper, may have made this move already.
     """
     now = now or timezone.now()
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(skip_locked=True)
-            .filter(pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now)
-            .first()
+        due = Match.objects.select_for_update(skip_locked=True).filter(
+            pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now
         )
+        if version is not None:
+            due = due.filter(version=version)
+        match = due.first()
         if match is None:
             return None
         bots = match.seat_bots
@@ -116,7 +119,7 @@ def play_due_seat(match_pk: int, now=None) -> int | None:
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
             match.timed_out_seat, match.timed_out_version = seat, match.version + 1
         _store(match, new_state, events, seat=seat, actor=actor)
-    return match.version
+    return match
 
 
 def clock_action(view: dict, rng: random.Random) -> engine.Action:
@@ -129,10 +132,10 @@ def clock_action(view: dict, rng: random.Random) -> engine.Action:
     return choose_action(AUTOPLAY_LEVEL, view, rng)
 
 
-def play_due_seat_safely(match_pk: int, now=None) -> int | None:
+def play_due_seat_safely(match_pk: int, now=None, *, version: int | None = None) -> Match | None:
     """`play_due_seat`, but a failure is logged and skipped: one broken match must not stop the others' clocks."""
     try:
-        return play_due_seat(match_pk, now)
+        return play_due_seat(match_pk, now, version=version)
     except Exception:
         log.exception("sweeper failed on match %s", match_pk)
         return None

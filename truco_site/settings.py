@@ -143,6 +143,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A socket whose table has been quiet this long reads it again, in case a publish was lost.
 GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
+# The process that stored a move wakes up at the next deadline (games/timers.py); the sweeper is
+# the slow safety net for a process that died: it polls every SWEEPER_INTERVAL_S and takes only
+# matches overdue by more than SWEEPER_GRACE_S (docs/architecture.md).
+GAMES_TIMERS_ENABLED = os.environ.get("GAMES_TIMERS_ENABLED", "1") == "1"
+SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
+SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
 
 # --- Channel layer --------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

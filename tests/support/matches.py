@@ -14,7 +14,7 @@ from django.utils import timezone
 from games import engine, rendering
 from games.models import Match
 from games.moves import apply_action, play_due_seat_safely
-from games.publishing import publish
+from games.publishing import publish_move
 from games.selectors import due_match_ids, seats_at
 from shop.selectors import equipped_deck
 
@@ -44,9 +44,9 @@ def human_turn_action(match: Match, seat: int = 0) -> dict | None:
 
 
 def act(public_id: str, seat_number: int, payload: dict, version) -> Match:
-    """Apply one seat's action (`games.moves.apply_action`), then publish the new version."""
+    """Apply one seat's action (`games.moves.apply_action`), then publish it as the socket does."""
     match = apply_action(public_id, seat_number, payload, version)
-    async_to_sync(publish)(match.pk, match.version)
+    async_to_sync(publish_move)(match)
     return match
 
 
@@ -54,9 +54,9 @@ def sweep(now=None) -> int:
     """One pass of the sweeper: play every due seat once and publish; returns how many moves were made."""
     moved = 0
     for pk in due_match_ids(now):
-        version = play_due_seat_safely(pk, now)
-        if version is not None:
-            async_to_sync(publish)(pk, version)
+        match = play_due_seat_safely(pk, now)
+        if match is not None:
+            async_to_sync(publish_move)(match)
             moved += 1
     return moved
 

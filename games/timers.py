@@ -1,0 +1,88 @@
+"""The clock on the event loop: the process that stored a move wakes up at the next deadline and makes the due move.
+
+The deadline stored on the match row stays the truth (`games.clock`); a timer is only this
+process's reminder of it. When it fires it asks the move service for the due move *at the
+version it was set for* (`moves.play_due_seat(..., version=v)`), under the row lock: a timer in
+another process, the sweeper, or the person's own move may have moved the match on, and then
+the timer does nothing. So two processes never act twice on one match. A process that dies
+takes its timers with it; the sweeper (`games.sweeper`, a slow poll) picks those matches up.
+
+One timer per match per process: a newer version replaces the older timer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from . import db
+from .models import Match
+from .moves import play_due_seat_safely
+from .publishing import publish_move
+
+log = logging.getLogger(__name__)
+
+# match pk -> (version, the loop's timer)
+_timers: dict[int, tuple[int, asyncio.TimerHandle]] = {}
+_running: set[asyncio.Task] = set()  # keep the fired timers' tasks referenced until they finish
+
+
+def enabled() -> bool:
+    return getattr(settings, "GAMES_TIMERS_ENABLED", True)
+
+
+def schedule(match_pk: int, version: int, deadline: datetime | None) -> None:
+    """Wake up at `deadline` to make the due move of `version` (None: nobody is waited for; forget the match)."""
+    if not enabled():
+        return
+    current = _timers.get(match_pk)
+    if current is not None:
+        if current[0] > version:
+            return  # a newer version is already timed
+        if current[0] == version and not current[1].cancelled():
+            return  # already timed (a second socket of the same match)
+        current[1].cancel()
+        del _timers[match_pk]
+    if deadline is None:
+        return
+    loop = asyncio.get_running_loop()
+    delay = max(0.0, (deadline - timezone.now()).total_seconds())
+    _timers[match_pk] = (version, loop.call_later(delay, _fire, match_pk, version, deadline))
+
+
+def schedule_after(match: Match) -> None:
+    """Time the match's next deadline, as just stored (an ended match has none)."""
+    deadline = match.deadline if match.status == Match.Status.ACTIVE else None
+    schedule(match.pk, match.version, deadline)
+
+
+def pending() -> dict[int, int]:
+    """match pk -> the version its timer is set for (for tests and the bench)."""
+    return {pk: version for pk, (version, handle) in _timers.items() if not handle.cancelled()}
+
+
+def _fire(match_pk: int, version: int, deadline: datetime) -> None:
+    if _timers.get(match_pk, (None,))[0] == version:
+        del _timers[match_pk]
+    task = asyncio.get_running_loop().create_task(play_due(match_pk, version, deadline))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def play_due(match_pk: int, version: int, deadline: datetime) -> Match | None:
+    """Make the due move of `version`, publish it and time the next one; None if someone else moved first."""
+    # The loop's clock and the wall clock may differ by a hair: never ask before the stored deadline.
+    now = max(timezone.now(), deadline)
+    match = await db.write(play_due_seat_safely)(match_pk, now, version=version)
+    if match is None:
+        return None
+    try:
+        await publish_move(match)
+    except Exception:  # the move is stored; sockets catch up with the next version or their idle check
+        log.exception("could not publish version %s of match %s", match.version, match_pk)
+    schedule_after(match)
+    return match
