@@ -135,7 +135,9 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
     return {
         "viewer_seat": me,
         "me": _players(view, seats)[me] if me is not None else None,
-        "version": version,
+        # Only the playable cards' buttons carry the version: without them the fragment does not
+        # change from one version to the next, and is not rendered again (`render_changed`).
+        "version": version if playable else None,
         "hand": [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]],
         "can_face_down": any(a["do"] == "play" and a["face_down"] for a in legal),
         "partner_hands": [
@@ -154,8 +156,10 @@ def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict
     deciding_eleven = bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds)
     pending = view["pending_raise"]
     next_raise = view["next_raise"]
+    # Only the buttons carry the version (as in `hand_context`).
+    buttons = bool(legal_kinds & {"raise", "accept", "run"})
     return {
-        "version": version,
+        "version": version if buttons else None,
         "variant": view["rules"]["variant"],
         "pending": pending
         and {

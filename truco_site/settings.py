@@ -146,6 +146,8 @@ GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
 # The process that stored a move wakes up at the next deadline (games/timers.py); the sweeper is
 # the slow safety net for a process that died: it polls every SWEEPER_INTERVAL_S and takes only
 # matches overdue by more than SWEEPER_GRACE_S (docs/architecture.md).
+# The load test's floor socket (truco_site/bench.py): a bench-only route, off unless BENCH_ROUTES=1.
+BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
 GAMES_TIMERS_ENABLED = os.environ.get("GAMES_TIMERS_ENABLED", "1") == "1"
 SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
 SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
