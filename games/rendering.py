@@ -227,7 +227,7 @@ def status_context(
         "clock_for": names.get(deadline_seat) if deadline_seat is not None else None,
         "timed_out": timed_out,
         "last_hand": _last_hand_summary(view, names),
-        "play_again_url": reverse("games:play"),
+        "play_again_url": reverse("games:play") if result else None,  # only the result links there
         "tournament_url": _tournament_url(tournament_public_id),
     }
 

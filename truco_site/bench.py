@@ -16,18 +16,31 @@ import os
 import time
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+
+from truco_site.sockets import CLOSE_NOT_FOUND
 
 
 class GroupRoundTrip(AsyncWebsocketConsumer):
+    group = None
+
     async def connect(self):
+        if not settings.BENCH_ROUTES:
+            # Off: answer as for any path that does not exist.
+            await self.accept()
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         self.group = f"bench.floor.{self.scope['url_route']['kwargs']['group']}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if self.group is None:
+            return
         try:
             message = json.loads(text_data or "")
         except ValueError:
