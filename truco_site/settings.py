@@ -123,6 +123,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         }
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file on this machine does not drop a connection the way a server can: the health check
+    # would only add a `SELECT 1` before every database call of the table's socket and clock.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets the web process read while a write is in flight; IMMEDIATE avoids the
         # deadlock-prone lock upgrade of a deferred transaction that reads before it writes.
