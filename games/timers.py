@@ -7,12 +7,16 @@ another process, the sweeper, or the person's own move may have moved the match 
 the timer does nothing. So two processes never act twice on one match. A process that dies
 takes its timers with it; the sweeper (`games.sweeper`, a slow poll) picks those matches up.
 
-One timer per match per process: a newer version replaces the older timer.
+One timer per match per process: a newer version replaces the older timer. Timers that fire
+together queue up and are played one at a time (`_run_due`), so the single database thread gets
+at most one AI move at a time and people's moves interleave with the AI's instead of waiting
+behind a burst of them (measured: docs/performance.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 from datetime import datetime
 
@@ -28,7 +32,9 @@ log = logging.getLogger(__name__)
 
 # match pk -> (version, the loop's timer)
 _timers: dict[int, tuple[int, asyncio.TimerHandle]] = {}
-_running: set[asyncio.Task] = set()  # keep the fired timers' tasks referenced until they finish
+# Fired timers waiting for their turn at the database, and the one task that plays them.
+_due: collections.deque[tuple[int, int, datetime]] = collections.deque()
+_runner: asyncio.Task | None = None
 
 
 def enabled() -> bool:
@@ -66,11 +72,22 @@ def pending() -> dict[int, int]:
 
 
 def _fire(match_pk: int, version: int, deadline: datetime) -> None:
+    global _runner
     if _timers.get(match_pk, (None,))[0] == version:
         del _timers[match_pk]
-    task = asyncio.get_running_loop().create_task(play_due(match_pk, version, deadline))
-    _running.add(task)
-    task.add_done_callback(_running.discard)
+    _due.append((match_pk, version, deadline))
+    loop = asyncio.get_running_loop()
+    if _runner is None or _runner.done() or _runner.get_loop() is not loop:
+        _runner = loop.create_task(_run_due())
+
+
+async def _run_due() -> None:
+    while _due:
+        match_pk, version, deadline = _due.popleft()
+        try:
+            await play_due(match_pk, version, deadline)
+        except Exception:  # one broken match must not stop the others' clocks
+            log.exception("timer failed on match %s", match_pk)
 
 
 async def play_due(match_pk: int, version: int, deadline: datetime) -> Match | None:

@@ -1,6 +1,7 @@
 """AI seats and clocks on the event loop's timers: the process that stored a move makes the next due
 move at its deadline (no sweeper), and a timer set for a version that has moved on does nothing."""
 
+import asyncio
 import json
 import re
 
@@ -8,6 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
+from django.utils import timezone
 
 from games import engine, timers
 from games.models import Match, MatchEvent
@@ -27,6 +29,7 @@ def timed(settings):
     for version_and_handle in list(timers._timers.values()):
         version_and_handle[1].cancel()
     timers._timers.clear()
+    timers._due.clear()
 
 
 def cookie_of(user) -> str:
@@ -93,3 +96,27 @@ async def test_a_newer_version_replaces_the_timer_of_an_older_one(timed, start_m
     assert timers.pending() == {match.pk: 5}
     timers.schedule(match.pk, 6, None)  # nobody is waited for any more
     assert timers.pending() == {}
+
+
+async def test_timers_that_fire_together_are_played_one_at_a_time(timed, monkeypatch):
+    """So the one database thread never gets a burst of AI moves in front of a person's move."""
+    in_flight, most, played = 0, 0, []
+
+    async def play_due(match_pk, version, deadline):
+        nonlocal in_flight, most
+        in_flight += 1
+        most = max(most, in_flight)
+        await asyncio.sleep(0.01)
+        played.append(match_pk)
+        in_flight -= 1
+
+    monkeypatch.setattr(timers, "play_due", play_due)
+    now = timezone.now()
+    for pk in (1, 2, 3):
+        timers.schedule(pk, 1, now)
+    for _ in range(50):
+        if len(played) == 3:
+            break
+        await asyncio.sleep(0.01)
+    assert sorted(played) == [1, 2, 3]
+    assert most == 1
