@@ -32,9 +32,10 @@ log = logging.getLogger(__name__)
 
 # match pk -> (version, the loop's timer)
 _timers: dict[int, tuple[int, asyncio.TimerHandle]] = {}
-# Fired timers waiting for their turn at the database, and the one task that plays them.
+# Fired timers waiting for their turn at the database, and the tasks that play them
+# (`GAMES_TIMER_RUNNERS`, default 1: one AI move at a time).
 _due: collections.deque[tuple[int, int, datetime]] = collections.deque()
-_runner: asyncio.Task | None = None
+_runners: set[asyncio.Task] = set()
 
 
 def enabled() -> bool:
@@ -72,13 +73,14 @@ def pending() -> dict[int, int]:
 
 
 def _fire(match_pk: int, version: int, deadline: datetime) -> None:
-    global _runner
     if _timers.get(match_pk, (None,))[0] == version:
         del _timers[match_pk]
     _due.append((match_pk, version, deadline))
     loop = asyncio.get_running_loop()
-    if _runner is None or _runner.done() or _runner.get_loop() is not loop:
-        _runner = loop.create_task(_run_due())
+    for task in [t for t in _runners if t.done() or t.get_loop() is not loop]:
+        _runners.discard(task)
+    if len(_runners) < getattr(settings, "GAMES_TIMER_RUNNERS", 1):
+        _runners.add(loop.create_task(_run_due()))
 
 
 async def _run_due() -> None:

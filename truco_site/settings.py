@@ -152,6 +152,9 @@ GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
 # The load test's floor socket (truco_site/bench.py): a bench-only route, off unless BENCH_ROUTES=1.
 BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
 GAMES_TIMERS_ENABLED = os.environ.get("GAMES_TIMERS_ENABLED", "1") == "1"
+# How many due moves one process makes at once (1: the AI's moves never queue in front of people's
+# on the one database thread; more only for the A/B in docs/performance.md).
+GAMES_TIMER_RUNNERS = int(os.environ.get("GAMES_TIMER_RUNNERS", "1"))
 SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
 SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
 
