@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .reading import MY_SIDE, Reading
+from .reading import MY_SIDE, Reading, double_play
 
 
 def random_bot(view: dict, rng: random.Random) -> dict:
@@ -26,6 +26,8 @@ def easy_bot(view: dict, rng: random.Random) -> dict:
         return _pick(legal, "accept" if accept and "accept" in kinds else "run")
     if "raise" in kinds and top >= 12 and rng.random() < 0.1:
         return _pick(legal, "raise")
+    if view.get("double_round"):
+        return double_play(reading, legal)
     plays = [a for a in legal if a["do"] == "play" and not a["face_down"]]
     winners = [a for a in plays if st[a["card"]] > reading.trick_best]
     if reading.trick_best_side != MY_SIDE and winners:
