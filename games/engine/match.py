@@ -304,7 +304,9 @@ def _play_double(state, t, seat, action, card, hand, double):
     trick = state.trick + ((seat, card, False),)
     new.hidden = state.hidden + ((seat, hidden),)
     # The hidden card's identity stays in the state until it is revealed.
-    events = [{"type": "card_played", "seat": seat, "round": 2, "card": action.card, "face_down": False, "double": True}]
+    events = [
+        {"type": "card_played", "seat": seat, "round": 2, "card": action.card, "face_down": False, "double": True}
+    ]
     if len(trick) < t.seats:
         new.trick = trick
         new.turn = (seat + 1) % t.seats

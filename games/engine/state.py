@@ -112,7 +112,8 @@ class MatchState:
     Cards are ints (see cards.py).  ``rounds`` holds finished rounds of this hand as
     ``(winner_side or -1, winner_seat or -1, plays)``; ``trick`` the plays (the cards) of the round under
     way as ``(seat, card, face_down)``; ``hidden`` the face-down cards of a double play under way
-    (online Mineiro) as ``(seat, card)``, beneath that seat's face-up card in ``trick``; ``pending`` a raise waiting for its answer as
+    (online Mineiro) as ``(seat, card)``, beneath that seat's face-up card in ``trick``;
+    ``pending`` a raise waiting for its answer as
     ``(asking_seat, asked_level, answer_seats)``; ``deciding`` the sides still to decide a
     hand of eleven/ten, first one deciding now.
     """

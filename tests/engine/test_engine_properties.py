@@ -37,7 +37,11 @@ def every_action(state):
     """All actions anyone could try: each card both ways, each pair of a hand's cards as a double
     play (and one with a card from elsewhere), plus raise/accept/run."""
     doubles = [
-        Action("play", CARD_NAMES[up], False, CARD_NAMES[down]) for h in state.hands for up in h for down in h if up != down
+        Action("play", CARD_NAMES[up], False, CARD_NAMES[down])
+        for h in state.hands
+        for up in h
+        for down in h
+        if up != down
     ]
     doubles += [Action("play", CARD_NAMES[h[0]], False, "4C") for h in state.hands if h and CARD_NAMES[h[0]] != "4C"]
     return (
@@ -104,7 +108,9 @@ def check_cards_and_scores(rules, seed):
         for event in events:
             if event["type"] == "hand_won":
                 won_the_match_by_nine = (
-                    facts.top_wins_match and before.level == facts.top_level and event["score"][event["side"]] == rules.target
+                    facts.top_wins_match
+                    and before.level == facts.top_level
+                    and event["score"][event["side"]] == rules.target
                 )
                 assert event["points"] in allowed or won_the_match_by_nine
 
