@@ -303,7 +303,8 @@ def from_json(data: dict) -> MatchState:
     state.vira = CARD_INDEX[data["vira"]] if data["vira"] is not None else -1
     state.strength = strengths_for(facts, state.vira)
     state.trick = _plays_from_json(data["trick"])
-    state.hidden = tuple((seat, CARD_INDEX[card]) for seat, card in data["hidden"])
+    # States saved before online Mineiro have no "hidden" (migration 0005 adds it to stored ones).
+    state.hidden = tuple((seat, CARD_INDEX[card]) for seat, card in data.get("hidden", ()))
     state.rounds = tuple((r["winner_side"], r["winner_seat"], _plays_from_json(r["plays"])) for r in data["rounds"])
     state.leader = data["leader"]
     state.turn = data["turn"]
