@@ -164,6 +164,11 @@ async def drive(match, users, *, steps=400, seed=0, check_fragments=True, choose
             if seen is not None and state.hidden:
                 seen["hidden_on_table"] += 1
                 seen["double_plays_shown"] += frame.count("data-beneath=")
+                # The whole page too, as a reload would fetch it, for each seat.
+                whole = await sync_to_async(page_of)(clients[n], match)
+                leaked = cards_shown(whole) & hidden_from(state, n)
+                assert not leaked, f"seat {n}'s page showed hidden cards {leaked} at version {version + 1}"
+                seen["pages_checked"] += 1
             if n == 0 and check_fragments:
                 page = apply_oob(page, frame)
                 fresh = await sync_to_async(page_of)(clients[0], match)
@@ -232,7 +237,7 @@ async def test_online_mineiro_never_sends_a_hidden_card_before_it_is_shown(
 ):
     """Every frame to every seat, while double plays lie on the table: the card beneath another
     seat's face-up card is never in it (its owner sees it; the pages rebuilt from the pushes match)."""
-    seen = {"hidden_on_table": 0, "double_plays_shown": 0}
+    seen = {"hidden_on_table": 0, "double_plays_shown": 0, "pages_checked": 0}
     total = 0
     for match_seed, move_seed in games:
         match, users = await sync_to_async(make_table)(
@@ -249,7 +254,7 @@ async def test_online_mineiro_never_sends_a_hidden_card_before_it_is_shown(
         )
         total += checked
     assert total >= 20
-    assert seen["hidden_on_table"] > 0 and seen["double_plays_shown"] > 0, seen
+    assert seen["hidden_on_table"] > 0 and seen["double_plays_shown"] > 0 and seen["pages_checked"] > 0, seen
 
 
 def test_leak_scanner_finds_a_card_in_a_frame():
