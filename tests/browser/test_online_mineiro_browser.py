@@ -9,10 +9,17 @@ from games import engine
 from games.clock import schedule_next_turn
 from games.models import Match
 from games.starting import create_match, seat_plans_against_ai
-from tests.browser.test_table_browser import fast_ai  # noqa: F401 (a fixture)
 from tests.support.browser import sign_in
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def fast_ai(settings):
+    settings.SWEEPER_ENABLED = True
+    settings.GAMES_AI_DELAY_S = (0.02, 0.05)
+    settings.SWEEPER_INTERVAL_S = 0.05
+
 
 ONLINE = engine.RuleSet(variant="mineiro", mineiro_style="online")
 CONTROLS = (
