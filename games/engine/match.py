@@ -196,7 +196,7 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
     if seat != state.turn:
         return []
     hand = state.hands[seat]
-    if in_double_round(state):
+    if t.online and in_double_round(state):  # the cheap test first: this is the hot path
         # Both remaining cards at once: either one face up, the other face down beneath it.
         actions = [double_play(up, down) for up in hand for down in hand if up != down]
     else:
@@ -256,7 +256,7 @@ def _play(state, t, seat, action):
     hand = state.hands[seat]
     if card is None or card not in hand:
         raise IllegalAction(f"card {action.card!r} is not in seat {seat}'s hand")
-    double = in_double_round(state)
+    double = t.online and in_double_round(state)
     if double or action.hidden is not None:
         return _play_double(state, t, seat, action, card, hand, double)
     down = action.face_down
