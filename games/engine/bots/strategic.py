@@ -17,7 +17,7 @@ import random
 from functools import lru_cache
 
 from ..rules import stake_ladder
-from .reading import MY_SIDE, THEIR_SIDE, Reading, double_play
+from .reading import MY_SIDE, THEIR_SIDE, Reading, base_stake, double_play
 
 
 class Judgement:
@@ -129,11 +129,7 @@ def _wants_to_raise(reading, rng, judgement) -> bool:
     elif p >= raise_at:
         return True
     # A bluff now and then: only as the first raise of the hand, before the last round.
-    return view["stake"] == _base(view) and len(reading.results) < 2 and p < 0.3 and rng.random() < judgement.bluff
-
-
-def _base(view):
-    return 1 if view["rules"]["variant"] == "paulista" else 2
+    return view["stake"] == base_stake(view) and len(reading.results) < 2 and p < 0.3 and rng.random() < judgement.bluff
 
 
 def _ladder(view) -> tuple[int, ...]:
