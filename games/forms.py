@@ -32,6 +32,7 @@ class PlayForm(forms.Form):
         ],
         initial="classic",
         required=False,
+        help_text=_("Mineiro only; ignored for Paulista."),
     )
     deck = forms.ChoiceField(
         label=_("Deck"),
