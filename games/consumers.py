@@ -131,12 +131,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         if event["version"] <= self.last_version:
             return
         async with self.push_lock:  # the watchdog and the handlers must not interleave pushes
+            if event["version"] <= self.last_version:
+                return  # a snapshot pushed it (or something newer) while this waited for the lock
             table = event.get("table")
             follows = event["version"] == self.last_version + 1 and self.seats is not None
             if table is None or not follows or table["over"]:
                 # "Go and look", a gap in the versions, or a result (what it pays is in the database).
                 await self._push_snapshot(full=False)
-            elif event["version"] > self.last_version:
+            else:
                 await self._push_update(TableUpdate.from_message(table))
 
     async def _push_update(self, table: TableUpdate) -> None:
