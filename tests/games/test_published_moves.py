@@ -17,8 +17,8 @@ from games.moves import apply_action
 from games.publishing import TableUpdate, group_name, publish_move, seat_group, seat_updates, update_message
 from games.selectors import seats_at
 from shop.selectors import equipped_deck
-from tests.games.test_pushed_fragments import cards_shown, hidden_from, login_cookie, make_table
-from tests.support.matches import pushed_fragments
+from tests.support.leaks import cards_shown, hidden_from
+from tests.support.matches import login_cookie, make_table, pushed_fragments
 from truco_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
+from django.test import Client
 from django.utils import timezone
 
 from games import engine, rendering
@@ -16,6 +17,7 @@ from games.models import Match
 from games.moves import apply_action, play_due_seat_safely
 from games.publishing import publish_move
 from games.selectors import due_match_ids, seats_at
+from games.starting import SeatPlan, create_match
 from shop.selectors import equipped_deck
 
 # The Play page's form for a single 2-seat Paulista match against the easy AI.
@@ -117,3 +119,24 @@ def win_match_for(match: Match, side: int, limit: int = 200) -> None:
             action = by_kind.get("play") or by_kind.get("accept")
         apply_action(match.public_id, seat, action, match.version)
     raise AssertionError("match did not end")
+
+
+def make_table(make_user, seats: int, *, variant="paulista", partnership=None, score=None, seed=1, **options):
+    """A match between people only (one account per seat, no AI): every move is the test's choice."""
+    users = [make_user(f"P{n}_{seed}") for n in range(seats)]
+    rules = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership, **options})
+    match = create_match(
+        rules=rules,
+        seats=[SeatPlan(user=u, display_name=u.username) for u in users],
+        bot_level="medium",
+        seed=seed,
+        score=score,
+    )
+    return match, users
+
+
+def login_cookie(user) -> tuple[Client, str]:
+    """A signed-in client for `user` and the session cookie its socket sends."""
+    client = Client()
+    client.force_login(user)
+    return client, f"sessionid={client.cookies['sessionid'].value}"
