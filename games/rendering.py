@@ -138,9 +138,10 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
     return {
         "viewer_seat": me,
         "me": _players(view, seats)[me] if me is not None else None,
-        # Only the playable cards' buttons carry the version: without them the fragment does not
-        # change from one version to the next, and is not rendered again (`render_changed`).
-        "version": version if playable else None,
+        # Only buttons carry the version, and there are none without a legal action: then the
+        # fragment does not change from one version to the next and is not rendered again
+        # (`render_changed`).
+        "version": version if legal else None,
         "hand": [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]],
         "can_face_down": any(a["do"] == "play" and a.get("face_down") for a in legal),
         # Online Mineiro's double round: one button per way to lay the two cards (face up, hidden beneath).
@@ -167,10 +168,8 @@ def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict
     deciding_eleven = bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds)
     pending = view["pending_raise"]
     next_raise = view["next_raise"]
-    # Only the buttons carry the version (as in `hand_context`).
-    buttons = bool(legal_kinds & {"raise", "accept", "run"})
     return {
-        "version": version if buttons else None,
+        "version": version if legal_kinds else None,  # only buttons carry it (as in `hand_context`)
         "variant": view["rules"]["variant"],
         "pending": pending
         and {

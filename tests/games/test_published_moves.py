@@ -3,6 +3,7 @@ socket that renders it without reading the database (and reads it when a version
 
 import json
 import random
+import re
 
 import msgpack
 import pytest
@@ -16,12 +17,14 @@ from games.models import Match
 from games.moves import apply_action
 from games.publishing import TableUpdate, group_name, publish_move, seat_group, seat_updates, update_message
 from games.selectors import seats_at
+from games.starting import SeatPlan, create_match
 from shop.selectors import equipped_deck
 from tests.support.leaks import cards_shown, hidden_from
 from tests.support.matches import login_cookie, make_table, pushed_fragments
 from truco_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
+HX_VALS = re.compile(r"hx-vals='([^']*)'")
 
 
 class RecordingLayer:
@@ -176,3 +179,42 @@ async def test_a_socket_joins_its_own_seats_group_and_not_another_seats(make_use
     await layer.group_send(group_name(match.pk), update_message(match.version))
     assert await comm.receive_nothing(timeout=0.3)  # not newer than what it shows: nothing to push
     await comm.disconnect()
+
+
+def tied_first_round(match: Match) -> Match:
+    """Online Mineiro from a fixed deal: K against K ties round 1, so seat 1 leads the double round."""
+    rules = engine.RuleSet.from_dict(match.rules)
+    deal = {"hands": [["KC", "3C", "4D"], ["KH", "2H", "5S"]]}
+    state = engine.new_match(rules, 3, dealer=0, deals=[deal])
+    state, _ = engine.apply(state, 1, engine.Action("play", "KH"))
+    state, _ = engine.apply(state, 0, engine.Action("play", "KC"))
+    match.state = engine.to_json(state)
+    match.version += 2
+    match.save()
+    return match
+
+
+@pytest.mark.parametrize("rules", [{"variant": "paulista"}, {"variant": "mineiro", "mineiro_style": "online"}])
+def test_every_button_of_every_fragment_carries_the_version_it_was_rendered_at(make_user, rules):
+    """Buttons send their `v`; the hand and actions contexts drop the version when the viewer has no
+    legal action (so an unchanged fragment is not rendered again): no button may lose it."""
+    users = [make_user(f"B{n}") for n in range(2)]
+    ruleset = engine.RuleSet.from_dict({**rules, "seats": 2})
+    match = create_match(
+        rules=ruleset, seats=[SeatPlan(user=u, display_name=u.username) for u in users], bot_level="easy", seed=2
+    )
+    if rules["variant"] == "mineiro":
+        match = tied_first_round(match)
+    rng = random.Random(4)
+    kinds = set()
+    while match.status == Match.Status.ACTIVE:
+        for seat in range(2):
+            for html in pushed_fragments(match, seat).values():
+                for raw in HX_VALS.findall(html):
+                    values = json.loads(raw)
+                    assert values["v"] == match.version, raw
+                    kinds.add("double play" if "up" in values else values["do"])
+        match = play_random(match, rng)
+    assert {"play", "raise", "accept"} <= kinds
+    if rules["variant"] == "mineiro":
+        assert "double play" in kinds
