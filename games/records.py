@@ -62,9 +62,7 @@ def all_records() -> Iterator[MatchRecord]:
     )
     for match in finished.iterator(chunk_size=200):
         events = list(MatchEvent.objects.filter(match=match).order_by("id").values_list("data", flat=True))
-        yield from match_records(
-            match, list(match.seats.all()), events, tournament_won=final_won(match)
-        )
+        yield from match_records(match, list(match.seats.all()), events, tournament_won=final_won(match))
 
 
 def final_won(match: Match) -> bool:

@@ -42,9 +42,7 @@ class Step:
 def replay_steps(match: Match, seats: list[Seat], viewer_seat: int) -> list[Step]:
     names = {seat.number: seat.display_name or _("Deleted player") for seat in seats}
     events = list(MatchEvent.objects.filter(match=match).order_by("id").values_list("data", flat=True))
-    mine = {
-        d.hand_number: d for d in DealtCards.objects.filter(match=match, seat=viewer_seat).order_by("hand_number")
-    }
+    mine = {d.hand_number: d for d in DealtCards.objects.filter(match=match, seat=viewer_seat).order_by("hand_number")}
     steps: list[Step] = []
     hand_number, stake, vira, score = 1, 1, None, [0, 0]
     trick: list[Play] = []
@@ -89,7 +87,8 @@ def replay_steps(match: Match, seats: list[Seat], viewer_seat: int) -> list[Step
             vira, stake = event.get("vira"), event.get("stake", 1)
             deal(hand_number)
             snapshot(
-                _("Hand %(n)s is dealt. %(name)s deals.") % {"n": hand_number, "name": names.get(event.get("dealer"), "")}
+                _("Hand %(n)s is dealt. %(name)s deals.")
+                % {"n": hand_number, "name": names.get(event.get("dealer"), "")}
             )
         elif kind == "card_played":
             down = bool(event.get("face_down"))

@@ -144,9 +144,7 @@ def match_history(user, page_number) -> tuple[object, list[dict]]:
                 "won": won,
                 "variant": rules.variant,
                 "seats": rules.seats,
-                "opponents": [
-                    s.display_name for s in match.seats.all() if engine.side_of(rules, s.number) != side
-                ],
+                "opponents": [s.display_name for s in match.seats.all() if engine.side_of(rules, s.number) != side],
                 "partners": [
                     s.display_name
                     for s in match.seats.all()

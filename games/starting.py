@@ -92,6 +92,7 @@ def create_match(
                 "type": "match_started",
                 "dealer": view["dealer"],
                 "vira": view["vira"],
+                "manilha_rank": view["manilha_rank"],
                 "hand_kind": view["hand_kind"],
                 "score": view["score"],
             },

@@ -7,8 +7,8 @@ shown on a locked achievement ("37 / 100 wins"). `DEFAULTS` is what the data mig
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 
 @dataclass(frozen=True)
@@ -61,12 +61,36 @@ DEFAULTS: dict[str, tuple[str, str, str, str, str, str, int]] = {
     "first_win": ("First win", "Primeira vitória", "Win a match.", "Vença uma partida.", "star", "bronze", 10),
     "wins_10": ("Ten wins", "Dez vitórias", "Win 10 matches.", "Vença 10 partidas.", "medal", "bronze", 20),
     "wins_100": ("A hundred wins", "Cem vitórias", "Win 100 matches.", "Vença 100 partidas.", "medal", "silver", 100),
-    "wins_1000": ("A thousand wins", "Mil vitórias", "Win 1,000 matches.", "Vença 1.000 partidas.", "trophy", "gold", 500),
+    "wins_1000": (
+        "A thousand wins",
+        "Mil vitórias",
+        "Win 1,000 matches.",
+        "Vença 1.000 partidas.",
+        "trophy",
+        "gold",
+        500,
+    ),
     "matches_10": ("Regular", "Frequentador", "Play 10 matches.", "Jogue 10 partidas.", "card", "bronze", 0),
-    "matches_100": ("Table veteran", "Veterano da mesa", "Play 100 matches.", "Jogue 100 partidas.", "card", "silver", 50),
+    "matches_100": (
+        "Table veteran",
+        "Veterano da mesa",
+        "Play 100 matches.",
+        "Jogue 100 partidas.",
+        "card",
+        "silver",
+        50,
+    ),
     "tournament_win": ("Champion", "Campeão", "Win a tournament.", "Vença um torneio.", "trophy", "silver", 50),
     "tournaments_5": ("Five cups", "Cinco taças", "Win 5 tournaments.", "Vença 5 torneios.", "trophy", "gold", 200),
-    "iron_hand_win": ("Iron nerves", "Nervos de ferro", "Win a hand of iron.", "Vença uma mão de ferro.", "shield", "silver", 30),
+    "iron_hand_win": (
+        "Iron nerves",
+        "Nervos de ferro",
+        "Win a hand of iron.",
+        "Vença uma mão de ferro.",
+        "shield",
+        "silver",
+        30,
+    ),
     "comeback": (
         "Back from the dead",
         "Virada histórica",
@@ -76,7 +100,15 @@ DEFAULTS: dict[str, tuple[str, str, str, str, str, str, int]] = {
         "gold",
         100,
     ),
-    "twelve_won": ("Twelve!", "Doze!", "Accept a twelve and win the hand.", "Aceite um doze e vença a mão.", "flame", "silver", 30),
+    "twelve_won": (
+        "Twelve!",
+        "Doze!",
+        "Accept a twelve and win the hand.",
+        "Aceite um doze e vença a mão.",
+        "flame",
+        "silver",
+        30,
+    ),
     "zap_round": ("The zap", "O zap", "Win a round with the zap.", "Vença uma rodada com o zap.", "card", "bronze", 5),
     "flawless_win": (
         "Flawless",
@@ -105,8 +137,24 @@ DEFAULTS: dict[str, tuple[str, str, str, str, str, str, int]] = {
         "silver",
         30,
     ),
-    "streak_3": ("Hot hand", "Mão quente", "Win 3 matches in a row.", "Vença 3 partidas seguidas.", "flame", "bronze", 15),
-    "streak_10": ("Unstoppable", "Imparável", "Win 10 matches in a row.", "Vença 10 partidas seguidas.", "flame", "gold", 150),
+    "streak_3": (
+        "Hot hand",
+        "Mão quente",
+        "Win 3 matches in a row.",
+        "Vença 3 partidas seguidas.",
+        "flame",
+        "bronze",
+        15,
+    ),
+    "streak_10": (
+        "Unstoppable",
+        "Imparável",
+        "Win 10 matches in a row.",
+        "Vença 10 partidas seguidas.",
+        "flame",
+        "gold",
+        150,
+    ),
     "eleven_won": (
         "Hand of eleven",
         "Mão de onze",

@@ -94,7 +94,9 @@ class Achievement(models.Model):
     icon = models.CharField(_("icon"), max_length=12, choices=Icon.choices, default=Icon.MEDAL)
     tier = models.CharField(_("tier"), max_length=8, choices=Tier.choices, default=Tier.BRONZE)
     coin_reward = models.PositiveIntegerField(_("coin reward"), default=0)
-    active = models.BooleanField(_("active"), default=True, help_text=_("Inactive achievements are neither awarded nor listed."))
+    active = models.BooleanField(
+        _("active"), default=True, help_text=_("Inactive achievements are neither awarded nor listed.")
+    )
     position = models.PositiveSmallIntegerField(_("position"), default=0)
 
     class Meta:
@@ -158,7 +160,9 @@ class RankPointTotal(models.Model):
         ]
         indexes = [
             models.Index(fields=["period", "starts_on", "listed", "-points", "user"], name="stats_board"),
-            models.Index(fields=["period", "starts_on", "country", "listed", "-points", "user"], name="stats_board_country"),
+            models.Index(
+                fields=["period", "starts_on", "country", "listed", "-points", "user"], name="stats_board_country"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -41,7 +41,8 @@ def statistics_page(user) -> dict:
     mode_labels = {"ai": _("Against the AI"), "tournament": _("Tournaments"), "multiplayer": _("Multiplayer")}
     by_mode = [{"label": mode_labels[m], "key": m, **pair(f"mode:{m}")} for m in MODES]
     by_variant = [
-        {"label": label, "key": v, **pair(f"variant:{v}")} for v, label in (("paulista", "Paulista"), ("mineiro", "Mineiro"))
+        {"label": label, "key": v, **pair(f"variant:{v}")}
+        for v, label in (("paulista", "Paulista"), ("mineiro", "Mineiro"))
     ]
     by_seats = [{"label": _("%(n)s players") % {"n": n}, "key": str(n), **pair(f"seats:{n}")} for n in (2, 3, 4)]
     return {
@@ -77,8 +78,8 @@ def statistics_page(user) -> dict:
 
 def points_chart(user) -> str:
     totals: dict = {}
-    for day, points in RankPointAward.objects.filter(user=user).annotate(day=TruncDate("created_at")).values_list(
-        "day", "points"
+    for day, points in (
+        RankPointAward.objects.filter(user=user).annotate(day=TruncDate("created_at")).values_list("day", "points")
     ):
         totals[day] = totals.get(day, 0) + points
     running, values = 0, []
@@ -141,7 +142,12 @@ def earned_in(user_id: int, reference: str) -> list[dict]:
     """The achievements a player earned with one match (the table's notice), in their language."""
     language = get_language() or "en"
     return [
-        {"name": e.achievement.name(language), "tier": e.achievement.tier, "icon": e.achievement.icon, "code": e.achievement.code}
+        {
+            "name": e.achievement.name(language),
+            "tier": e.achievement.tier,
+            "icon": e.achievement.icon,
+            "code": e.achievement.code,
+        }
         for e in EarnedAchievement.objects.filter(user_id=user_id, reference=reference, achievement__active=True)
         .select_related("achievement")
         .order_by("achievement__position")
@@ -283,4 +289,3 @@ def top_of_leaderboard(limit: int = 5) -> list[dict]:
 def countries_on_boards() -> list[tuple[str, str]]:
     """Every country (code, name) for the country picker."""
     return list(countries)
-
