@@ -85,7 +85,8 @@ def replay(request, public_id: str):
     if seat is None:
         raise Http404(_("This is not your match."))
     if match.status != Match.Status.FINISHED:
-        raise Http404(_("This match is not over yet: its replay opens when it ends."))
+        # Said plainly, with the way back to the table (an unfinished match has no replay).
+        return render(request, "games/replay.html", {"match": match, "not_over": True}, status=404)
     seats = selectors.seats_at(match)
     steps = replay_steps(match, seats, seat.number)
     return render(request, "games/replay.html", {"match": match, "steps": steps, "seat": seat, "seats": seats})

@@ -44,7 +44,7 @@ def statistics_page(user) -> dict:
         {"label": label, "key": v, **pair(f"variant:{v}")}
         for v, label in (("paulista", "Paulista"), ("mineiro", "Mineiro"))
     ]
-    by_seats = [{"label": _("%(n)s players") % {"n": n}, "key": str(n), **pair(f"seats:{n}")} for n in (2, 3, 4)]
+    by_seats = [{"label": _("%(n)s players") % {"n": n}, "key": str(n), **pair(f"seats:{n}")} for n in (2, 4)]
     return {
         "player": user,
         "stats": stats,

@@ -12,6 +12,12 @@ from games.starting import create_match, seat_plans_against_ai
 from tests.support.matches import act, state_of, sweep
 
 
+@pytest.fixture
+def user(make_user):
+    # No password: hashing one costs ~0.4 s, and these tests never sign in with it.
+    return make_user("Ana", password=None)
+
+
 @pytest.fixture(autouse=True)
 def _no_background_sweeper(settings):
     settings.SWEEPER_ENABLED = False
@@ -49,3 +55,10 @@ def play_match(start_plain):
         return finish(start_plain(user, **options), choose=choose)
 
     return play
+
+
+@pytest.fixture
+def client(client):
+    # These tests read the English texts; tests/stats/test_stats_pages_i18n.py checks the Portuguese ones.
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client

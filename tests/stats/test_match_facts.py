@@ -35,11 +35,24 @@ def start(score=(0, 0), kind="normal"):
 
 
 def dealt(n, kind="normal", deciding=(), manilha="4"):
-    return {"type": "hand_dealt", "hand_number": n, "hand_kind": kind, "deciding_sides": list(deciding), "manilha_rank": manilha}
+    return {
+        "type": "hand_dealt",
+        "hand_number": n,
+        "hand_kind": kind,
+        "deciding_sides": list(deciding),
+        "manilha_rank": manilha,
+    }
 
 
 def won_hand(n, side, points, score):
-    return {"type": "hand_won", "hand_number": n, "side": side, "points": points, "reason": "two_rounds", "score": score}
+    return {
+        "type": "hand_won",
+        "hand_number": n,
+        "side": side,
+        "points": points,
+        "reason": "two_rounds",
+        "score": score,
+    }
 
 
 SCRIPT = [

@@ -3,7 +3,6 @@
 import pytest
 from django.core.management import call_command
 
-from games import engine
 from games.models import Match, MatchEvent
 from games.rewards import claim_seats, count_in_statistics
 from stats.models import CountedMatch, PlayerStats
