@@ -59,6 +59,6 @@ def play_match(start_plain):
 
 @pytest.fixture
 def client(client):
-    # These tests read the English texts; tests/stats/test_stats_pages_i18n.py checks the Portuguese ones.
+    # These tests read the English texts; test_the_pages_speak_portuguese_too checks the Portuguese ones.
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     return client

@@ -67,3 +67,15 @@ def test_the_table_says_which_achievement_the_match_earned(user, play_match):
     assert "Achievement unlocked: First win" in status
     with translation.override("pt-br"):
         assert "Primeira vitória" in pushed_fragments(match, 0)["status"]
+
+
+def test_the_pages_speak_portuguese_too(user, play_match, client):
+    play_match(user, seed=5, score=[11, 0])
+    client.force_login(user)
+    pt = {"HTTP_ACCEPT_LANGUAGE": "pt-br"}
+    assert "Suas estatísticas" in client.get("/stats/", **pt).content.decode()
+    assert "Primeira vitória" in client.get("/stats/achievements/", **pt).content.decode()
+    assert "Esta semana" in client.get("/leaderboards/", **pt).content.decode()
+    assert "Histórico de partidas" in client.get("/play/history/", **pt).content.decode()
+    bad = client.get("/leaderboards/?page=x", **pt).content.decode()
+    assert "não é um número de página" in bad
