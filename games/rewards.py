@@ -34,7 +34,9 @@ def settle_finished_match(match: Match, seats: list[Seat]) -> None:
     """Called inside the transaction that finished the match (row locked), so it runs once."""
     if match.rewards_credited:
         return
-    for seat in seats:
+    # In the order of the players' ids, like every multi-player write (stats.services): two matches
+    # settling at once with the same people lock their wallets in the same order and never deadlock.
+    for seat in sorted(seats, key=lambda s: s.user_id or 0):
         if seat.is_human and seat.user_id is not None:
             credit_seat(match, seat, won=match.won_by(seat.number))
     match.rewards_credited = True

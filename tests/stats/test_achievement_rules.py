@@ -11,7 +11,7 @@ from shop.models import LedgerEntry
 from stats.achievements import DEFAULTS, RULES
 from stats.models import Achievement, EarnedAchievement, PlayerStats
 from stats.services import award_achievements
-from tests.stats.concurrency import run_in_threads
+from tests.support.threads import run_in_threads
 
 # For each rule, the statistics of a player at `n` of it: written independently of the rules' code.
 AT = {
