@@ -220,29 +220,7 @@ def leaderboard(period: str, *, country: str = "", page: int = 1, viewer=None) -
             _("There is no page %(page)s: this leaderboard has %(pages)s.") % {"page": page, "pages": pages}
         )
     offset = (page - 1) * PAGE_SIZE
-    entries = list(
-        listed.order_by("-points", "user_id")
-        .select_related("user__profile")
-        .only("user_id", "points", "country", "user__username", "user__profile__avatar")[offset : offset + PAGE_SIZE]
-    )
-    rows: list[BoardRow] = []
-    if entries:
-        position = listed.filter(points__gt=entries[0].points).count() + 1
-        for i, entry in enumerate(entries):
-            if i and entry.points != entries[i - 1].points:
-                position = offset + i + 1
-            profile = getattr(entry.user, "profile", None)
-            rows.append(
-                BoardRow(
-                    position,
-                    entry.user_id,
-                    entry.user.username,
-                    entry.country,
-                    entry.points,
-                    profile.avatar_url if profile is not None else None,
-                    viewer is not None and entry.user_id == getattr(viewer, "pk", None),
-                )
-            )
+    rows = _rows(listed, offset, PAGE_SIZE, viewer)
     mine = None
     if viewer is not None and getattr(viewer, "is_authenticated", False):
         own = board.filter(user_id=viewer.pk, points__gt=0).first()
@@ -272,9 +250,39 @@ def leaderboard(period: str, *, country: str = "", page: int = 1, viewer=None) -
     }
 
 
+def _rows(listed, offset: int, limit: int, viewer) -> list[BoardRow]:
+    """`limit` rows from `offset` of the listed board, each with its position (ties share one)."""
+    entries = list(
+        listed.order_by("-points", "user_id")
+        .select_related("user__profile")
+        .only("user_id", "points", "country", "user__username", "user__profile__avatar")[offset : offset + limit]
+    )
+    rows: list[BoardRow] = []
+    if not entries:
+        return rows
+    # The first row's position: 1 on the first page, else one more than the players above it.
+    position = 1 if offset == 0 else listed.filter(points__gt=entries[0].points).count() + 1
+    for i, entry in enumerate(entries):
+        if i and entry.points != entries[i - 1].points:
+            position = offset + i + 1
+        profile = getattr(entry.user, "profile", None)
+        rows.append(
+            BoardRow(
+                position,
+                entry.user_id,
+                entry.user.username,
+                entry.country,
+                entry.points,
+                profile.avatar_url if profile is not None else None,
+                viewer is not None and entry.user_id == getattr(viewer, "pk", None),
+            )
+        )
+    return rows
+
+
 def top_of_leaderboard(limit: int = 5) -> list[dict]:
-    """The home page's top of the all-time leaderboard: [{"position", "name", "url", "points"}]."""
-    board = leaderboard("all", page=1)
+    """The home page's top of the all-time leaderboard: [{"position", "name", "url", "points"}] (one query)."""
+    listed = _board("all", "").filter(listed=True, points__gt=0)
     return [
         {
             "position": r.position,
@@ -282,7 +290,7 @@ def top_of_leaderboard(limit: int = 5) -> list[dict]:
             "url": reverse("accounts:public_profile", args=[r.name]),
             "points": r.points,
         }
-        for r in board["rows"][:limit]
+        for r in _rows(listed, 0, limit, None)
     ]
 
 
