@@ -110,13 +110,24 @@ def play_due_seat(match_pk: int, now=None) -> int | None:
         else:
             seat, level, actor = due, AUTOPLAY_LEVEL, "clock"
         rng = random.Random(f"{match.pk}:{match.version}:{seat}")
-        action = choose_action(level, engine.seat_view(state, seat), rng)
+        view = engine.seat_view(state, seat)
+        action = clock_action(view, rng) if actor == "clock" else choose_action(level, view, rng)
         new_state, events = engine.apply(state, seat, action)
         if actor == "clock":
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
             match.timed_out_seat, match.timed_out_version = seat, match.version + 1
         _store(match, new_state, events, seat=seat, actor=actor, action=action, before=state)
     return match.version
+
+
+def clock_action(view: dict, rng: random.Random) -> engine.Action:
+    """What the clock plays for a human who let it run out: the easy bot's judgement, never a raise.
+
+    Raising bets the absent player's points on a hand they did not choose to bet on; a card, an
+    accept or a run is what any table does for a player who is away.
+    """
+    view = {**view, "legal_actions": [a for a in view["legal_actions"] if a["do"] != "raise"]}
+    return choose_action(AUTOPLAY_LEVEL, view, rng)
 
 
 def play_due_seat_safely(match_pk: int, now=None) -> int | None:
