@@ -86,7 +86,9 @@ class Command(BaseCommand):
                     {"period": period, "tz": tz},
                 )
         with connection.cursor() as cursor:
-            cursor.execute("ANALYZE accounts_user; ANALYZE accounts_profile; ANALYZE stats_rankpointaward")
-            cursor.execute("ANALYZE stats_rankpointtotal")
+            # VACUUM too: index-only scans need the visibility map a bulk load leaves empty
+            # (autovacuum would get there later).
+            for table in ("accounts_user", "accounts_profile", "stats_rankpointaward", "stats_rankpointtotal"):
+                cursor.execute(f"VACUUM ANALYZE {table}")
             cursor.execute("SELECT count(*) FROM stats_rankpointtotal")
             self.stdout.write(f"done: {cursor.fetchone()[0]} leaderboard rows")
