@@ -30,7 +30,12 @@ def leaderboards(request):
         country = selectors.parse_country(request.GET.get("country"))
         board = selectors.leaderboard(period, country=country, page=page, viewer=request.user)
     except selectors.BadLeaderboardRequest as bad:
-        context = {"error": bad.message, "period": "all", "country": "", "countries": selectors.countries_on_boards()}
+        context = {
+            "error": bad.message,
+            "period": "all",
+            "country": "",
+            "country_options": selectors.country_options(""),
+        }
         return render(request, "stats/leaderboards.html", context, status=404)
-    board["countries"] = selectors.countries_on_boards()
+    board["country_options"] = selectors.country_options(board["country"])
     return render(request, "stats/leaderboards.html", board)
