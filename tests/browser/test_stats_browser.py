@@ -1,11 +1,9 @@
 """A real Chromium plays a match at the live table, then opens its statistics, the leaderboard,
 the achievement the match earned, and the match's replay (stepped with the arrow keys)."""
 
-import importlib
 import re
 
 import pytest
-from django.apps import apps
 from playwright.sync_api import Page, expect
 
 from games import engine
@@ -24,9 +22,9 @@ def fast_ai(settings):
     settings.SWEEPER_INTERVAL_S = 0.05
 
 
-def test_play_then_statistics_leaderboard_achievement_and_replay(fast_ai, live_daphne, page: Page, make_user):
-    # The flushed database lost the data migration's achievements: stock them again.
-    importlib.import_module("stats.migrations.0003_stock_achievements").stock(apps, None)
+def test_play_then_statistics_leaderboard_achievement_and_replay(
+    fast_ai, live_daphne, stocked_achievements, page: Page, make_user
+):
     user = make_user("Estatistica")
     # She has played Mineiro before: this Paulista match earns "Both schools" whatever its result.
     PlayerStats.objects.create(

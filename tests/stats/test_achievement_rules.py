@@ -1,9 +1,6 @@
 """Every achievement rule: statistics that just reach it earn it (once, with its coins), one short do not."""
 
-import importlib
-
 import pytest
-from django.apps import apps
 from django.db import connection
 
 from shop import wallet
@@ -90,9 +87,7 @@ def test_an_inactive_achievement_is_neither_awarded_nor_listed(user, client):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite serialises every writer: no race to show")
-def test_concurrent_awards_never_award_one_twice(make_user, stocked_shop):
-    # A transactional test starts from a flushed database: stock the achievements again.
-    importlib.import_module("stats.migrations.0003_stock_achievements").stock(apps, None)
+def test_concurrent_awards_never_award_one_twice(make_user, stocked_shop, stocked_achievements):
     user = make_user("Corrida")
     PlayerStats.objects.create(user=user, counters={"won": 1})
     coins = wallet.balance(user, wallet.COINS)
