@@ -163,7 +163,8 @@ def test_on_a_phone_the_header_is_one_line_and_its_menu_opens_and_closes(site_se
     assert page.locator("header.topbar").bounding_box()["height"] <= 60
     balances = page.locator("header [data-nav=wallet]")
     assert inside_viewport(page, balances)
-    expect(balances.locator("[data-header-balance=coins]")).to_contain_text("25")  # 100 + 15 + 60 - 150
+    # 100 + 15 + 60 - 150, + 10 and 50 for the finished match's achievements (first win, no hand lost)
+    expect(balances.locator("[data-header-balance=coins]")).to_contain_text("85")
     expect(page.locator("[data-nav=play]")).to_be_hidden()
     toggle = page.locator("[data-action=menu]")
     toggle.click()
