@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import Profile, User
-from .signals import account_deleting, personal_data_requested, profile_changed
+from .signals import account_deleting, personal_data_requested
 
 
 def update_profile(user: User, *, display_name: str, country: str, public_stats: bool | None = None) -> None:
@@ -34,8 +34,6 @@ def update_profile(user: User, *, display_name: str, country: str, public_stats:
                 profile.public_stats = public_stats
                 fields.append("public_stats")
             profile.save(update_fields=fields)
-            # Leaderboards keep a copy of the country and the switch (stats answers).
-            profile_changed.send(sender=Profile, profile=profile)
     except IntegrityError as exc:
         user.username = previous
         raise ValidationError(_("That display name is already taken."), code="display_name_taken") from exc

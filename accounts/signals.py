@@ -3,7 +3,6 @@
 - `personal_data_requested(user)`: each receiver returns a dict `{section_name: JSON-able data}` for the export.
 - `account_deleting(user)`: sent inside the deletion transaction, before the user row goes; receivers
   delete or anonymise the rows they own (e.g. a ledger keeps its lines but loses the identity).
-- `profile_changed(profile)`: sent inside the transaction that saved a profile's country or switches.
 - `profile_sections_requested(request, player, profile)`: each receiver returns HTML (safe) to show on
   the player's public profile below the card, or None.
 """
@@ -12,5 +11,4 @@ from django.dispatch import Signal
 
 personal_data_requested = Signal()
 account_deleting = Signal()
-profile_changed = Signal()
 profile_sections_requested = Signal()

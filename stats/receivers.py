@@ -1,10 +1,12 @@
 """stats answers accounts' hooks: personal data (export; deletion is by cascade), the profile's
 copy on the leaderboards, and the statistics section of a public profile."""
 
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 
-from accounts.signals import personal_data_requested, profile_changed, profile_sections_requested
+from accounts.models import Profile
+from accounts.signals import personal_data_requested, profile_sections_requested
 
 from . import selectors
 from .models import EarnedAchievement, PlayerStats, RankPointAward
@@ -31,9 +33,10 @@ def export_rank_points(sender, user, **kwargs):
     }
 
 
-@receiver(profile_changed, dispatch_uid="stats_profile_changed")
-def copy_profile(sender, profile, **kwargs):
-    copy_profile_to_boards(profile.user_id, listed=profile.public_stats, country=str(profile.country.code or ""))
+@receiver(post_save, sender=Profile, dispatch_uid="stats_profile_saved")
+def copy_profile(sender, instance, **kwargs):
+    # Every save (the profile page, the admin, a script): the boards keep a copy of these two.
+    copy_profile_to_boards(instance.user_id, listed=instance.public_stats, country=str(instance.country.code or ""))
 
 
 @receiver(profile_sections_requested, dispatch_uid="stats_profile_section")

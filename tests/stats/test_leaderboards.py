@@ -158,3 +158,13 @@ def test_profile_switch_saves_and_defaults_on(players, client):
     response = client.post("/profile/", {"display_name": "Ana", "country": "BR"})
     assert response.status_code == 302
     assert Profile.objects.get(user=ana).public_stats is False  # an unticked checkbox is off
+
+
+def test_a_country_changed_in_the_admin_moves_the_player_between_boards(players):
+    caio = players[2]
+    profile = Profile.objects.get(user=caio)
+    profile.country = "BR"
+    profile.save()  # as the admin saves it: no profile form involved
+    assert "Caio" in [r.name for r in board("all", country="BR")["rows"]]
+    cache.clear()
+    assert board("all", country="PT")["rows"] == []
