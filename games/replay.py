@@ -120,16 +120,16 @@ def replay_steps(match: Match, seats: list[Seat], viewer_seat: int) -> list[Step
         elif kind == "raise_run":
             snapshot(_("%(name)s runs.") % {"name": who})
         elif kind == "eleven_accepted":
-            snapshot(_("%(name)s's side plays the hand.") % {"name": who})
+            snapshot(_("%(name)s plays the hand.") % {"name": who})
         elif kind == "eleven_refused":
-            snapshot(_("%(name)s's side refuses the hand.") % {"name": who})
+            snapshot(_("%(name)s refuses the hand.") % {"name": who})
         elif kind == "clock_ran_out":
             snapshot(_("Time ran out for %(name)s: the table played for them.") % {"name": who})
         elif kind == "hand_won":
             score = list(event.get("score") or score)
             reason = HAND_REASONS.get(event.get("reason"), "")
             snapshot(
-                _("%(side)s win hand %(n)s (+%(points)s)%(reason)s.")
+                _("Hand %(n)s goes to %(side)s (+%(points)s)%(reason)s.")
                 % {
                     "side": _side_names(seats, match, event.get("side")),
                     "n": event.get("hand_number"),
@@ -141,7 +141,7 @@ def replay_steps(match: Match, seats: list[Seat], viewer_seat: int) -> list[Step
             snapshot(_("Nobody scores hand %(n)s.") % {"n": event.get("hand_number")})
         elif kind == "match_won":
             score = list(event.get("score") or score)
-            snapshot(_("%(side)s win the match.") % {"side": _side_names(seats, match, event.get("side"))})
+            snapshot(_("The match goes to %(side)s.") % {"side": _side_names(seats, match, event.get("side"))})
     return steps
 
 
