@@ -209,7 +209,19 @@ def _distribution(period: str, country: str, listed) -> list[tuple[int, int]]:
 
 def _position(distribution: list[tuple[int, int]], points: int) -> int:
     """Competition ranking: one more than the players with more points (ties share a position)."""
-    return 1 + sum(players for value, players in distribution if value > points)
+    return _positions(distribution, [points])[points]
+
+
+def _positions(distribution: list[tuple[int, int]], points: list[int]) -> dict[int, int]:
+    """{points: position} for several values in one pass over the distribution (most points first)."""
+    wanted = sorted(set(points), reverse=True)
+    found, above, i = {}, 0, 0
+    for value in wanted:
+        while i < len(distribution) and distribution[i][0] > value:
+            above += distribution[i][1]
+            i += 1
+        found[value] = above + 1
+    return found
 
 
 def parse_page(raw) -> int:
@@ -301,6 +313,7 @@ def _rows(listed, distribution, offset: int, limit: int, viewer) -> list[BoardRo
         .only("username", "profile__avatar")
     }
     me = getattr(viewer, "pk", None)
+    positions = _positions(distribution, [points for _u, points, _c in entries])
     rows = []
     for user_id, points, country in entries:
         user = users.get(user_id)
@@ -309,7 +322,7 @@ def _rows(listed, distribution, offset: int, limit: int, viewer) -> list[BoardRo
         profile = getattr(user, "profile", None)
         rows.append(
             BoardRow(
-                _position(distribution, points),
+                positions[points],
                 user_id,
                 user.username,
                 country,
