@@ -70,8 +70,8 @@ LOADTEST_ARGS ?=
 loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real sockets; needs `make run` in another terminal (same DATABASE_URL)
 	$(PY) manage.py loadtest_table --players $(PLAYERS) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
 
-rebuild-stats: venv ## recompute every player's statistics from the stored matches (and the leaderboards' totals)
-	$(PY) manage.py rebuild_stats --rank-points
+rebuild-stats: venv ## recompute every player's statistics from the stored matches, the leaderboards' totals, and award achievements already reached
+	$(PY) manage.py rebuild_stats --rank-points --award
 
 PLAYERS_DATA ?= 100000
 AWARDS ?= 5000000

@@ -202,6 +202,16 @@ def rebuild_statistics(records: Iterable[MatchRecord] | None = None) -> int:
     return len(computed)
 
 
+def award_reached_achievements() -> int:
+    """Award every player the active achievements their statistics already reach (after staff add or
+    switch on one): one transaction per player, in user-id order. Returns how many were awarded."""
+    awarded = 0
+    for user_id in PlayerStats.objects.order_by("user_id").values_list("user_id", flat=True).iterator():
+        with transaction.atomic():
+            awarded += len(award_achievements(_locked_stats(user_id)))
+    return awarded
+
+
 def rebuild_rank_point_totals() -> int:
     """Recompute the leaderboards' totals from the rank-point awards (after a bulk load, or to repair)."""
     sums: dict[tuple[int, str, datetime.date], int] = {}

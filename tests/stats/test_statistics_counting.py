@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from games.models import Match, MatchEvent
 from games.rewards import claim_seats, count_in_statistics
-from stats.models import CountedMatch, PlayerStats
+from stats.models import Achievement, CountedMatch, EarnedAchievement, PlayerStats
 
 pytestmark = pytest.mark.django_db
 
@@ -84,3 +84,16 @@ def test_a_guest_who_signs_up_gets_the_match_counted_once(user, play_match):
     assert claim_seats(user, ["guest-token-1"]) == 0
     stats = PlayerStats.objects.get(user=user)
     assert stats.count("played") == 1 and stats.count("won") == int(match.won_by(0))
+
+
+def test_rebuild_with_award_gives_an_achievement_switched_on_later(user, play_match):
+    Achievement.objects.filter(code="matches_10").update(active=False)
+    for seed in range(10):
+        play_match(user, seed=seed, score=[11, 11])
+    assert not EarnedAchievement.objects.filter(user=user, achievement__code="matches_10").exists()
+    Achievement.objects.filter(code="matches_10").update(active=True)
+    call_command("rebuild_stats")
+    assert not EarnedAchievement.objects.filter(user=user, achievement__code="matches_10").exists()
+    call_command("rebuild_stats", "--award")
+    call_command("rebuild_stats", "--award")
+    assert EarnedAchievement.objects.filter(user=user, achievement__code="matches_10").count() == 1
