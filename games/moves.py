@@ -153,11 +153,15 @@ def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str
     MatchEvent.objects.bulk_create(
         MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in events
     )
-    if action is not None and action.kind == "play" and action.face_down and before is not None:
-        # The face-down card's identity is in no event; its owner's replay needs it.
+    hidden = None
+    if action is not None and action.kind == "play":
+        # A face-down card (or the one hidden beneath a double play) is in no event; its owner's
+        # replay needs it.
+        hidden = action.card if action.face_down else action.hidden
+    if hidden is not None and before is not None:
         dealt = DealtCards.objects.filter(match=match, hand_number=before.hand_number, seat=seat).first()
         if dealt is not None:
-            dealt.face_down = [*dealt.face_down, action.card]
+            dealt.face_down = [*dealt.face_down, hidden]
             dealt.save(update_fields=["face_down"])
     if any(event.get("type") == "hand_dealt" for event in events):
         record_deal(match, new_state)

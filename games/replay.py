@@ -93,16 +93,43 @@ def replay_steps(match: Match, seats: list[Seat], viewer_seat: int) -> list[Step
         elif kind == "card_played":
             down = bool(event.get("face_down"))
             card = event.get("card")
+            beneath = None  # online Mineiro's double play: a second card face down under this one
             if seat == viewer_seat:
                 if down and face_down_left:
                     card = face_down_left.pop(0)  # the viewer knows their own face-down card
                 if card in hand:
                     hand.remove(card)
+                if event.get("double") and face_down_left:
+                    beneath = face_down_left.pop(0)
+                    if beneath in hand:
+                        hand.remove(beneath)
             trick.append(Play(seat, who, card_face(card), down, seat == viewer_seat))
-            if down:
+            if event.get("double"):
+                # Everyone sees that a card lies beneath; only its owner knows which.
+                trick.append(Play(seat, who, card_face(beneath), True, seat == viewer_seat))
+                snapshot(
+                    _("%(name)s plays %(card)s, with a card face down beneath it.")
+                    % {"name": who, "card": card_face(card)["label"]}
+                )
+            elif down:
                 snapshot(_("%(name)s plays a card face down.") % {"name": who})
             else:
                 snapshot(_("%(name)s plays %(card)s.") % {"name": who, "card": card_face(card)["label"]})
+        elif kind == "card_lost_value":
+            snapshot(
+                _("%(name)s's %(card)s counts for nothing: %(hidden)s lay beneath it.")
+                % {
+                    "name": who,
+                    "card": card_face(event.get("card"))["label"],
+                    "hidden": card_face(event.get("hidden"))["label"],
+                }
+            )
+        elif kind == "hidden_revealed":
+            trick = [
+                Play(p["seat"], names.get(p["seat"], ""), card_face(p["card"]), False, p["seat"] == viewer_seat)
+                for p in event.get("plays", [])
+            ]
+            snapshot(_("The hidden cards are shown: they are round 3."))
         elif kind in ("round_won", "round_tied"):
             rounds.append(trick)
             trick = []

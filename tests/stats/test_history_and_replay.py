@@ -12,6 +12,7 @@ pytestmark = pytest.mark.django_db
 STEP = re.compile(r'<div class="replay-step" data-step="(\d+)" data-hand="(\d+)"[^>]*>(.*?)\n  </div>', re.S)
 CARD = re.compile(r'data-card="([^"]+)"')
 MY_HAND = re.compile(r"data-my-hand>(.*?)</div>", re.S)
+SEED_WITH_A_DOUBLE_PLAY = 45
 
 
 def face_down_first(legal):
@@ -43,9 +44,16 @@ def test_only_the_people_at_the_match_see_its_replay(user, make_user, play_match
     assert client.get("/play/m/doesnotexist1/replay/").status_code == 404
 
 
-@pytest.mark.parametrize("seats, seed", [(2, 31), (4, 32)])
-def test_the_replay_shows_no_hidden_card(user, play_match, client, seats, seed):
-    match = play_match(user, seats=seats, seed=seed, face_down=True, choose=face_down_first)
+@pytest.mark.parametrize(
+    "seats, seed, rules",
+    [
+        (2, 31, {"face_down": True}),
+        (4, 32, {"face_down": True}),
+        (2, SEED_WITH_A_DOUBLE_PLAY, {"variant": "mineiro", "mineiro_style": "online"}),
+    ],
+)
+def test_the_replay_shows_no_hidden_card(user, play_match, client, seats, seed, rules):
+    match = play_match(user, seats=seats, seed=seed, choose=face_down_first, **rules)
     client.force_login(user)
     html = client.get(f"/play/m/{match.public_id}/replay/").content.decode()
     events = list(MatchEvent.objects.filter(match=match).order_by("id").values_list("data", flat=True))
@@ -59,6 +67,10 @@ def test_the_replay_shows_no_hidden_card(user, play_match, client, seats, seed):
             hand, public = event["hand_number"], set()
         if event["type"] == "card_played" and not event["face_down"]:
             public.add(event["card"])
+        if event["type"] == "card_lost_value":  # online Mineiro: the card beneath is shown
+            public |= {event["card"], event["hidden"]}
+        if event["type"] == "hidden_revealed":
+            public |= {play["card"] for play in event["plays"]}
         assert int(hand_attr) == hand
         shown = set(CARD.findall(body)) - {"back"}
         hidden = set()
@@ -70,3 +82,5 @@ def test_the_replay_shows_no_hidden_card(user, play_match, client, seats, seed):
         saw_my_face_down |= any(c in body for c in dealt[(hand, 0)].face_down) and "face down" in body
         saw_their_back |= 'data-card="back"' in body
     assert saw_my_face_down or saw_their_back  # the match did exercise face-down cards
+    if rules.get("mineiro_style") == "online":
+        assert any(e.get("double") for e in events)  # and online Mineiro's double play
