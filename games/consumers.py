@@ -208,6 +208,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         """The player's account was deleted (on any process): this table is closed."""
         with translation.override(self.language):
             await self.send(rendering.render_message(_("This account was deleted."), "account_deleted"))
+        self.closing = True
         await self.close(code=CLOSE_ACCOUNT_DELETED)
 
     async def refuse(self, code: str, text) -> None:
@@ -217,10 +218,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(html)
 
     async def match_update(self, event):
-        if event["version"] > self.last_version:
+        if event["version"] > self.last_version and not self.closing:
             await self.push_snapshot()
 
     async def push_snapshot(self, full: bool = False) -> None:
+        if self.closing:
+            return
         async with self.push_lock:  # the watchdog and the handlers must not interleave pushes
             await self._push_snapshot(full)
 

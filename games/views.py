@@ -14,8 +14,9 @@ from django.views.decorators.http import require_http_methods
 
 from . import rendering, selectors
 from .forms import PlayForm, last_options, remember_options
+from .match_limits import StartRefused, check_can_start, count_start
 from .models import Match, Tournament
-from .seating import remember_guest_seat, seat_for
+from .seating import guest_tokens, remember_guest_seat, seat_for
 from .starting import create_match, seat_plans_against_ai
 from .tournaments import start_tournament
 
@@ -29,6 +30,13 @@ def play(request):
             messages.info(request, _("Sign in to play a tournament: its prize goes to your account."))
             return redirect_to_login(request.path)
         remember_options(request.session, request.POST)
+        ip = request.META.get("REMOTE_ADDR", "")
+        try:
+            check_can_start(user=request.user, guest_tokens=guest_tokens(request.session), ip=ip)
+        except StartRefused as refused:
+            messages.error(request, refused.message)
+            return _play_page(request, form, status=429)
+        count_start(ip)
         if data["mode"] == "tournament":
             tournament = start_tournament(request.user, data["rules"], move_seconds=data["move_seconds"])
             return redirect("games:table", public_id=selectors.current_match(tournament).public_id)
@@ -42,10 +50,13 @@ def play(request):
             rules=data["rules"], seats=plans, bot_level=data["bot_level"], move_seconds=data["move_seconds"]
         )
         return redirect("games:table", public_id=match.public_id)
-    active = selectors.active_matches(request.user) if request.user.is_authenticated else []
-    return render(
-        request, "games/play.html", {"form": form, "active_matches": active, "rewards": selectors.reward_settings()}
-    )
+    return _play_page(request, form)
+
+
+def _play_page(request, form, status: int = 200):
+    active = selectors.active_matches(request.user, guest_tokens(request.session))
+    context = {"form": form, "active_matches": active, "rewards": selectors.reward_settings()}
+    return render(request, "games/play.html", context, status=status)
 
 
 def table(request, public_id: str):

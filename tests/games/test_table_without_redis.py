@@ -6,43 +6,26 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.layers import channel_layers, get_channel_layer
+from channels.layers import get_channel_layer
 
 from games import engine
 from games.consumers import CLOSE_ACCOUNT_DELETED
 from games.publishing import account_closed_message, player_group
 from games.starting import SeatPlan, create_match
-from tests.support.private_redis import PrivateRedis
 from tests.support.sockets import connect, drain, error_code, session_cookie
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server (CI has it)"),
-]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 WATCHDOG_S = 0.5
 
 
 @pytest.fixture
-def private_layer(settings):
-    server = PrivateRedis()
-    server.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [server.url], "prefix": "tablewithoutredis"},
-        }
-    }
+def private_layer(private_channel_layer, settings):
     settings.GAMES_SOCKET_WATCHDOG_S = WATCHDOG_S
-    channel_layers.backends.clear()
-    yield server
-    server.stop()
-    channel_layers.backends.clear()
+    return private_channel_layer
 
 
 @pytest.fixture
