@@ -31,13 +31,15 @@ from .models import Match
 from .publishing import LAYER_TIMEOUT_S, group_name, player_group, publish
 from .seating import seat_for
 from .socket_actions import parse_socket_action
-from .socket_limits import FrameBucket
+from .socket_limits import FloodPenalties, FrameBucket
 
 log = logging.getLogger(__name__)
 # Close codes (4000-4999 are the application's): what a closed table socket tells the browser.
 CLOSE_NOT_YOURS = 4403  # not a seat of this match (or not signed in as its player any more)
 CLOSE_ACCOUNT_DELETED = 4410  # the account was deleted, in this tab or another
-CLOSE_FLOODING = 4429  # kept sending frames far beyond the rate limit
+CLOSE_FLOODING = 4429  # kept sending frames far beyond the rate limit (or reconnected too soon after)
+# Browser sessions (or addresses) closed for flooding on this process, kept out for a while.
+flood_penalties = FloodPenalties()
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -115,6 +117,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.last_version = 0
         self.last_push = time.monotonic()
         self.push_lock = asyncio.Lock()
+        if flood_penalties.punished(self.flood_key()):
+            # Checked before the database, and the handshake refused (HTTP 403) rather than a socket
+            # opened and closed: reconnecting must not buy a flooder a fresh bucket, and costs little.
+            self.closing = True
+            await self.close(code=CLOSE_FLOODING)
+            return
         found = await db.read(self._find_seat)()
         await self.accept()
         if found is None:
@@ -172,15 +180,27 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.refuse("error", _("Something went wrong with that action; please try again."))
 
     async def refuse_frame(self) -> None:
+        if self.frames.flooding:
+            if not self.closing:
+                flood_penalties.punish(self.flood_key())
+                await self.close_for_flooding()
+            return
+        if self.frames.refused_in_a_row == 1:  # one answer per run of refused frames, not one each
+            with translation.override(self.language):
+                await self.refuse("too_fast", _("Too many actions at once: wait a moment."))
+
+    async def close_for_flooding(self) -> None:
+        self.closing = True
         with translation.override(self.language):
-            if self.frames.flooding:
-                if self.closing:
-                    return
-                self.closing = True
-                await self.send(rendering.render_message(_("Too many messages: this table is closed."), "flooding"))
-                await self.close(code=CLOSE_FLOODING)
-                return
-            await self.refuse("too_fast", _("Too many actions at once: wait a moment."))
+            await self.send(rendering.render_message(_("Too many messages: this table is closed."), "flooding"))
+        await self.close(code=CLOSE_FLOODING)
+
+    def flood_key(self) -> str:
+        session = self.scope.get("session")
+        if session is not None and session.session_key:
+            return f"session:{session.session_key}"
+        client = self.scope.get("client") or ("unknown",)
+        return f"address:{client[0]}"
 
     async def _receive(self, text_data, bytes_data):
         try:

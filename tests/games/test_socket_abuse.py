@@ -7,14 +7,16 @@ import json
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games import engine
 from games.consumers import CLOSE_FLOODING
-from games.socket_limits import FRAME_BURST, FrameBucket
+from games.socket_limits import FRAME_BURST, FloodPenalties, FrameBucket
 from games.starting import SeatPlan, create_match
 from tests.support.sockets import connect, drain, error_code, send_frame, session_cookie
+from truco_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -185,14 +187,36 @@ def test_the_bucket_lets_a_person_through_and_refuses_a_script():
     assert bucket.flooding
 
 
+def test_refusals_in_a_row_are_counted_so_a_run_gets_one_answer():
+    now = [0.0]
+    bucket = FrameBucket(rate=1, burst=1, clock=lambda: now[0])
+    assert bucket.take()
+    assert [bucket.take() or bucket.refused_in_a_row for _ in range(3)] == [1, 2, 3]
+    now[0] += 1
+    assert bucket.take() and bucket.refused_in_a_row == 0
+
+
+def test_a_flooder_is_kept_out_for_the_penalty_then_let_back():
+    now = [0.0]
+    penalties = FloodPenalties(penalty_s=30, clock=lambda: now[0])
+    penalties.punish("session:abc")
+    assert penalties.punished("session:abc") and not penalties.punished("session:other")
+    now[0] += 31
+    assert not penalties.punished("session:abc")
+    penalties.punish("session:new")
+    assert list(penalties.until) == ["session:new"]  # the served penalties are forgotten
+
+
 def test_refusals_spread_over_more_than_the_window_are_not_a_flood():
     now = [0.0]
-    bucket = FrameBucket(rate=0.1, burst=1, flood_after=3, flood_window_s=10, clock=lambda: now[0])
+    bucket = FrameBucket(rate=0, burst=1, flood_after=3, flood_window_s=10, clock=lambda: now[0])
     assert bucket.take()
-    for _ in range(10):
+    for _ in range(10):  # one refusal every 6 s: never 3 within 10 s
         now[0] += 6
-        assert not bucket.take() or True
+        assert not bucket.take()
         assert not bucket.flooding
+    now[0] += 1
+    assert not bucket.take() and bucket.flooding  # 3 within 10 s: 6 + 1 after the two before
 
 
 @pytest.mark.asyncio
@@ -201,7 +225,8 @@ async def test_a_flooding_socket_is_refused_then_closed_and_the_other_player_doe
     seat, move = await legal_move(match)
     players = (ana, bia)
     # The flooder waits; the other player is the one to move.
-    flooder = await connect(match, await sync_to_async(session_cookie)(players[1 - seat]))
+    flooder_cookie = await sync_to_async(session_cookie)(players[1 - seat])
+    flooder = await connect(match, flooder_cookie)
     other = await connect(match, await sync_to_async(session_cookie)(players[seat]))
     await flooder.receive_from(), await other.receive_from()
 
@@ -210,12 +235,17 @@ async def test_a_flooding_socket_is_refused_then_closed_and_the_other_player_doe
         await flooder.send_to(text_data=junk)
     outputs = await drain(flooder)
     codes = [error_code(o["text"]) for o in outputs if o["type"] == "websocket.send"]
-    # The burst is read (and refused by the move service), then frames are refused unread, then the socket closes.
-    assert codes[:FRAME_BURST] == ["malformed"] * FRAME_BURST
-    assert "too_fast" in codes[FRAME_BURST:]
-    assert codes[-1] == "flooding"
+    # The burst is read (and refused by the move service), then frames are refused unread with one
+    # answer for the whole run, then the socket closes.
+    assert codes == ["malformed"] * FRAME_BURST + ["too_fast", "flooding"]
     assert outputs[-1] == {"type": "websocket.close", "code": CLOSE_FLOODING}
-    assert len(outputs) < 100  # not one answer per frame: the socket was closed
+    # Reconnecting at once does not buy a fresh bucket: the handshake is refused.
+    again = WebsocketCommunicator(
+        application,
+        f"/ws/match/{match.public_id}/",
+        headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", flooder_cookie.encode())],
+    )
+    assert await again.connect() == (False, CLOSE_FLOODING)
 
     # The other player's socket plays on as before.
     await other.send_to(text_data=json.dumps(move))
