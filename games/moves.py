@@ -113,7 +113,8 @@ def play_due_seat(match_pk: int, now=None) -> int | None:
         else:
             seat, level, actor = due, AUTOPLAY_LEVEL, "clock"
         rng = random.Random(f"{match.pk}:{match.version}:{seat}")
-        action = choose_action(level, engine.seat_view(state, seat), rng)
+        view = engine.seat_view(state, seat)
+        action = clock_action(view, rng) if actor == "clock" else choose_action(level, view, rng)
         new_state, events = engine.apply(state, seat, action)
         if not bots[due]:
             # A person let the clock run out (the table or their bot partner acts for them).
@@ -173,6 +174,16 @@ def abandon_matches_of(user) -> list[tuple[int, int]]:
                 abandon_match(match, number, reason="account_deleted")
                 ended.append((match.pk, match.version))
     return ended
+
+
+def clock_action(view: dict, rng: random.Random) -> engine.Action:
+    """What the clock plays for a human who let it run out: the easy bot's judgement, never a raise.
+
+    Raising bets the absent player's points on a hand they did not choose to bet on; a card, an
+    accept or a run is what any table does for a player who is away.
+    """
+    view = {**view, "legal_actions": [a for a in view["legal_actions"] if a["do"] != "raise"]}
+    return choose_action(AUTOPLAY_LEVEL, view, rng)
 
 
 def play_due_seat_safely(match_pk: int, now=None) -> int | None:

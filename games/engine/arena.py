@@ -3,7 +3,8 @@
 In 4-seat games bot A holds every seat of one side and bot B the other (without partnership:
 even seats against odd seats).  Matches alternate which bot sits at side 0 and the engine's
 seeded first dealer varies, so neither bot keeps a seat advantage.  Prints the matches each bot
-won with a 95% Wilson interval, and the run time.
+won with a 95% Wilson interval, how often each side called truco (the first raise of a hand) per
+match, and the run time.
 """
 
 from __future__ import annotations
@@ -29,27 +30,34 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_match(rules: RuleSet, levels: tuple[str, str], seed: int, a_at_even: bool) -> int:
-    """Play one match; 0 if the bot of ``levels[0]`` (bot A) wins, 1 if bot B does."""
+def play_match(rules: RuleSet, levels: tuple[str, str], seed: int, a_at_even: bool) -> tuple[int, list[int]]:
+    """Play one match: (0 if the bot of ``levels[0]`` (bot A) wins, 1 if bot B does; [trucos called
+    by A's side, by B's side])."""
     state = new_match(rules, seed)
+    trucos = [0, 0]
     rng = random.Random(seed)
     team = state.facts.side_of  # side per seat; bots sit by side parity (seat parity w/o partnership)
     while not state.over:
         seat = seats_to_act(state)[0]
         a_here = (team[seat] % 2 == 0) == a_at_even
-        action = choose_action(levels[0] if a_here else levels[1], seat_view(state, seat), rng)
+        view = seat_view(state, seat)
+        action = choose_action(levels[0] if a_here else levels[1], view, rng)
+        if action.kind == "raise" and view["stake"] == state.facts.base:
+            trucos[0 if a_here else 1] += 1
         state, _ = apply(state, seat, action)
     winner_even = state.winner % 2 == 0
-    return 0 if winner_even == a_at_even else 1
+    return (0 if winner_even == a_at_even else 1), trucos
 
 
 def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int) -> dict:
-    wins = [0, 0]
+    wins, trucos = [0, 0], [0, 0]
     start = time.perf_counter()
     for i in range(matches):
         # Odd matches swap the sides; the seed (and so the first dealer) changes every match.
-        wins[play_match(rules, (a, b), seed * 1_000_003 + i, a_at_even=i % 2 == 0)] += 1
-    return {"wins": wins, "matches": matches, "seconds": time.perf_counter() - start}
+        winner, called = play_match(rules, (a, b), seed * 1_000_003 + i, a_at_even=i % 2 == 0)
+        wins[winner] += 1
+        trucos = [trucos[0] + called[0], trucos[1] + called[1]]
+    return {"wins": wins, "trucos": trucos, "matches": matches, "seconds": time.perf_counter() - start}
 
 
 def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
@@ -64,6 +72,7 @@ def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
             f"{label} {level:<7} won {wins:>6} of {n} = {100 * wins / max(n, 1):5.1f}% "
             f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)"
         )
+    lines.append(f"trucos a match: A {result['trucos'][0] / max(n, 1):.2f}, B {result['trucos'][1] / max(n, 1):.2f}")
     secs = result["seconds"]
     lines.append(f"time: {secs:.1f} s ({n / secs if secs else 0:.0f} matches/s)")
     return lines

@@ -91,3 +91,24 @@ def test_guest_sees_the_table_in_portuguese_by_default(fast_ai, live_daphne, bro
     start_match(page, live_daphne)
     expect(page.locator("#status")).to_contain_text(re.compile("Sua vez|Aguardando"))
     context.close()
+
+
+def test_the_easy_ai_calls_truco_and_the_beginner_answers_it(fast_ai, live_daphne, page: Page, make_user):
+    # Easy calls two or three trucos a 4-seat match (docs/engine.md): three matches leave about a
+    # 1-in-1,000 chance of never being asked.
+    sign_in(page.context, live_daphne, make_user("Iniciante"))
+    start_match(page, live_daphne, seats="4", bot_level="easy")
+    accept, matches = page.locator("#actions [data-action=accept]"), 1
+    for _ in range(1200):
+        if accept.count() and accept.is_visible():
+            break
+        if page.locator("[data-match-result]").count():
+            if matches == 3:
+                break
+            start_match(page, live_daphne, seats="4", bot_level="easy")
+            matches += 1
+        elif not take_a_turn(page):
+            page.wait_for_timeout(100)
+    expect(accept).to_be_visible()
+    expect(page.locator("#actions [data-action=run]")).to_be_visible()
+    assert take_a_turn(page)  # accepts; the hand goes on at the raised stake

@@ -46,7 +46,8 @@ def test_arena_module_runs_from_the_command_line():
     wins = [int(re.search(r"won +(\d+) of 4 = .*% \(95% CI [\d.]+-[\d.]+%\)", line).group(1)) for line in lines[1:3]]
     assert lines[1].startswith("A medium") and lines[2].startswith("B random")
     assert sum(wins) == 4
-    assert re.match(r"time: [\d.]+ s \(\d+ matches/s\)", lines[3])
+    assert re.match(r"trucos a match: A \d+\.\d\d, B \d+\.\d\d$", lines[3])
+    assert re.match(r"time: [\d.]+ s \(\d+ matches/s\)", lines[4])
 
 
 @pytest.mark.parametrize(
@@ -72,6 +73,13 @@ def test_arena_alternates_sides_so_each_bot_sits_at_side_zero_half_the_time():
     # The same bot on both sides: the result is credited to the right name either way.
     result = arena.run_arena(RuleSet(), "random", "random", 6, seed=5)
     assert sum(result["wins"]) == 6
+
+
+def test_arena_counts_the_trucos_each_side_calls():
+    # Easy calls about two a match against random; random raises whenever it draws the raise.
+    result = arena.run_arena(RuleSet(), "easy", "random", 40, seed=3)
+    assert result["trucos"][0] >= 40
+    assert result["trucos"][1] >= 40
 
 
 def test_wilson_interval_is_sound_at_the_edges():

@@ -239,3 +239,45 @@ def test_medium_needs_a_stronger_hand_to_raise_when_its_partner_may_raise_too():
     for seed in range(10):
         assert choose_action("medium", seat_view(alone, 0), random.Random(seed)) == Action("raise")
         assert choose_action("medium", seat_view(partners, 0), random.Random(seed)).kind == "play"
+
+
+def test_easy_calls_truco_with_a_plausible_hand_about_one_turn_in_five():
+    # Mineiro, seat 0 is the mão: 4C (the zap) makes the hand plausible; the first raise is legal.
+    hand, theirs = ["4C", "5D", "6H"], ["4D", "5C", "QC"]
+    state = new_match(RuleSet(variant="mineiro"), 1, dealer=1, deals=[{"hands": [hand, theirs], "vira": None}])
+    raises = sum(
+        choose_action("easy", seat_view(state, 0), random.Random(seed)) == Action("raise") for seed in range(400)
+    )
+    assert 0.15 * 400 <= raises <= 0.25 * 400
+
+
+def test_easy_bluffs_with_a_weak_hand_only_now_and_then():
+    hand, theirs = ["4D", "5D", "6H"], ["4C", "5C", "QC"]
+    state = new_match(RuleSet(variant="mineiro"), 1, dealer=1, deals=[{"hands": [hand, theirs], "vira": None}])
+    raises = sum(
+        choose_action("easy", seat_view(state, 0), random.Random(seed)) == Action("raise") for seed in range(400)
+    )
+    assert 1 <= raises <= 0.08 * 400
+
+
+def test_easy_never_raises_a_hand_that_is_already_raised():
+    # Seat 1 asked for truco, seat 0 accepted and took round 1: worth 4, and seat 0 may ask for six.
+    hand, theirs = ["4C", "7H", "7C"], ["4D", "5C", "QC"]
+    state = new_match(RuleSet(variant="mineiro"), 1, dealer=1, deals=[{"hands": [hand, theirs], "vira": None}])
+    state = act(state, (0, "play", "7H"), (1, "raise"), (0, "accept"), (1, "play", "QC"))
+    view = seat_view(state, 0)
+    assert any(a["do"] == "raise" for a in view["legal_actions"])
+    assert all(choose_action("easy", view, random.Random(seed)).kind == "play" for seed in range(200))
+
+
+def test_easy_calls_truco_in_most_matches_against_medium():
+    # A beginner should get trucos to answer: the easy side raised 0.1-0.5 times a match before.
+    raised = []
+
+    def count(view, action):
+        if view["seat"] % 2 == 0 and action.kind == "raise" and view["pending_raise"] is None:
+            raised.append(view["hand_number"])
+
+    for seed in range(20):
+        play_bots(RuleSet(variant="paulista"), seed, ["easy", "medium"], check=count)
+    assert len(raised) >= 20

@@ -1,5 +1,6 @@
 """The move service and the clock: versions, seats, AI seats and timed-out humans, rewards credited once."""
 
+import random
 from datetime import timedelta
 
 import pytest
@@ -7,7 +8,7 @@ from django.utils import timezone
 
 from games import engine
 from games.models import Match, MatchEvent
-from games.moves import ActionRefused
+from games.moves import ActionRefused, clock_action
 from games.rewards import claim_seats, settle_finished_match
 from shop import wallet
 from stats.services import rank_points
@@ -90,6 +91,15 @@ def test_human_clock_running_out_plays_for_them_and_says_so(start_match, user):
     match.refresh_from_db()
     status = pushed_fragments(match, 0, oob=False)["status"]
     assert "data-timed-out" in status and "Ana" in status
+
+
+def test_clock_playing_for_an_absent_human_never_raises():
+    # Mineiro, seat 0 to play holding the zap: the easy bot would call truco on some of these seeds.
+    rules = engine.RuleSet(variant="mineiro")
+    deal = [{"hands": [["4C", "7H", "5D"], ["4D", "5C", "QC"]], "vira": None}]
+    view = engine.seat_view(engine.new_match(rules, 1, dealer=1, deals=deal), 0)
+    assert any(a["do"] == "raise" for a in view["legal_actions"])
+    assert {clock_action(view, random.Random(seed)).kind for seed in range(200)} == {"play"}
 
 
 def test_bot_partner_leaves_the_answer_to_its_human_partner(start_match, user):

@@ -20,6 +20,11 @@ MY_SIDE, THEIR_SIDE = 0, 1
 PARTNER_LIFT = 0.18
 
 
+def base_stake(view: dict) -> int:
+    """What a hand is worth before anyone raises it (RULES §6)."""
+    return 1 if view["rules"]["variant"] == "paulista" else 2
+
+
 @lru_cache(maxsize=256)
 def card_strengths(manilhas: tuple[str, ...]) -> dict[str, int]:
     """Card name -> strength (commons 0..9 by rank, manilhas 13..10 high to low)."""

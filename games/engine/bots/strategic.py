@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from .reading import MY_SIDE, THEIR_SIDE, Reading
+from .reading import MY_SIDE, THEIR_SIDE, Reading, base_stake
 
 
 class Judgement:
@@ -128,11 +128,7 @@ def _wants_to_raise(reading, rng, judgement) -> bool:
     elif p >= raise_at:
         return True
     # A bluff now and then: only as the first raise of the hand, before the last round.
-    return view["stake"] == _base(view) and len(reading.results) < 2 and p < 0.3 and rng.random() < judgement.bluff
-
-
-def _base(view):
-    return 1 if view["rules"]["variant"] == "paulista" else 2
+    return view["stake"] == base_stake(view) and len(reading.results) < 2 and p < 0.3 and rng.random() < judgement.bluff
 
 
 def _answer_raise(reading, legal, judgement):
