@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import secrets
 
+from allauth.account.adapter import get_adapter as get_account_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -30,7 +32,7 @@ def play(request):
             messages.info(request, _("Sign in to play a tournament: its prize goes to your account."))
             return redirect_to_login(request.path)
         remember_options(request.session, request.POST)
-        ip = request.META.get("REMOTE_ADDR", "")
+        ip = client_address(request)
         try:
             check_can_start(user=request.user, guest_tokens=guest_tokens(request.session), ip=ip)
         except StartRefused as refused:
@@ -51,6 +53,15 @@ def play(request):
         )
         return redirect("games:table", public_id=match.public_id)
     return _play_page(request, form)
+
+
+def client_address(request) -> str:
+    """The address the start limit counts: allauth's reading (X-Forwarded-For behind `TRUSTED_PROXY_COUNT`
+    proxies, else REMOTE_ADDR), the same one its sign-in limits count."""
+    try:
+        return get_account_adapter().get_client_ip(request)
+    except (PermissionDenied, ImproperlyConfigured):
+        return ""
 
 
 def _play_page(request, form, status: int = 200):

@@ -209,6 +209,9 @@ ACCOUNT_FORMS = {
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.display_name_validators"
 # Names are NFKC-normalised and checked against look-alikes; the sign-in lock is keyed on the account.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Behind N proxies that append to X-Forwarded-For, the client's address is the N-th from the end: the
+# per-address limits (allauth's sign-in limits, games.match_limits) count the client, not the proxy.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_UNIQUE_EMAIL = True

@@ -137,3 +137,14 @@ def test_an_abandoned_tournament_stage_loses_the_tournament(signed_in_client, us
     match.tournament.refresh_from_db()
     assert match.status == Match.Status.ABANDONED
     assert match.tournament.status == "lost"
+
+
+def test_behind_a_proxy_the_players_address_is_counted_not_the_proxys(settings):
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    settings.GAMES_STARTS_PER_IP = 2
+
+    def via_proxy(player_address: str):
+        return start(Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=player_address))
+
+    assert [via_proxy("203.0.113.7").status_code for _ in range(3)] == [302, 302, 429]
+    assert via_proxy("198.51.100.1").status_code == 302  # another player behind the same proxy
