@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_state_trick_key'),
+        ('games', '0005_mineiro_style_and_hidden_cards'),
     ]
 
     operations = [
