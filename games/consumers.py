@@ -239,7 +239,10 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def match_update(self, event):
         if event["version"] > self.last_version and not self.closing:
-            await self.push_snapshot()
+            try:
+                await self.push_snapshot()
+            except Exception:  # e.g. the database is down for a moment, or the match was deleted with its account
+                log.exception("could not push version %s of match %s", event["version"], self.public_id)
 
     async def push_snapshot(self, full: bool = False) -> None:
         if self.closing:

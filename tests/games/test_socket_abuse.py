@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from games import engine
 from games.consumers import CLOSE_FLOODING
+from games.models import Match
+from games.publishing import publish
 from games.socket_limits import FRAME_BURST, FloodPenalties, FrameBucket
 from games.starting import SeatPlan, create_match
 from tests.support.sockets import connect, drain, error_code, send_frame, session_cookie
@@ -264,3 +266,16 @@ async def test_a_flooding_socket_is_refused_then_closed_and_the_other_player_doe
     assert f'data-version="{move["v"] + 1}"' in await other.receive_from()
     assert await other.receive_nothing(timeout=0.2)
     await other.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_an_update_that_cannot_be_pushed_does_not_close_the_socket(duel):
+    # E.g. a tournament match deleted with its account while a socket still listened.
+    match, ana, _ = duel
+    comm = await connect(match, await sync_to_async(session_cookie)(ana))
+    await comm.receive_from()
+    await sync_to_async(Match.objects.filter(pk=match.pk).delete)()
+    await publish(match.pk, match.version + 1)
+    assert await comm.receive_nothing(timeout=0.3)  # raises the consumer's exception had it died
+    assert not comm.future.done()
+    await comm.disconnect()
