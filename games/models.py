@@ -89,6 +89,9 @@ class Match(models.Model):
     timed_out_seat = models.SmallIntegerField(null=True, blank=True)
     timed_out_version = models.PositiveIntegerField(null=True, blank=True)
     rewards_credited = models.BooleanField(_("rewards credited"), default=False)
+    # Turns in a row the table played for a person whose clock ran out; a person's own move resets it.
+    # At `GAMES_ABANDON_AFTER_MISSED_TURNS` the match is abandoned (games.moves.play_due_seat).
+    missed_turns = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

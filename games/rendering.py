@@ -63,7 +63,12 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
 def viewer_view(match: Match, seat_number: int | None) -> dict:
     """The engine's view of the match for this seat (None: a spectator)."""
     state = engine.from_json(match.state)
-    return engine.seat_view(state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    view = engine.seat_view(state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    if match.status == Match.Status.ABANDONED:
+        # The engine does not know the match was abandoned (a player left or stopped playing): nobody
+        # acts any more, and the result is the one decided then (games.moves.abandon_match).
+        view = {**view, "legal_actions": [], "seats_to_act": [], "abandoned": True, "match_winner": match.winner_side}
+    return view
 
 
 # --- one context function per fragment --------------------------------------------------------
@@ -213,17 +218,19 @@ def status_context(
     names = _names(seats)
     acting = view["seats_to_act"]
     result = None
-    if view["match_over"]:
+    abandoned = view.get("abandoned", False)
+    if view["match_over"] or abandoned:
         won = view["match_winner"] == view["side"]
         result = {
             "won": won,
             "winner": _side_label(view, names, view["match_winner"]),
             "signed_in": rewards is not None,
+            "abandoned": abandoned,
         }
         if rewards is not None:
             result["coins"], result["rank_points"] = rewards
         result["tournament"] = (
-            _tournament_result(tournament_stage, prize, won) if tournament_stage is not None else None
+            _tournament_result(tournament_stage, prize, won) if tournament_stage is not None and not abandoned else None
         )
         # Achievements the viewer earned with this match: the table's small notice.
         result["achievements"] = achievements or []

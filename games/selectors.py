@@ -40,9 +40,24 @@ def reward_amounts(match: Match, won: bool, settings: RewardSettings | None = No
     return settings.single_loss_coins, settings.single_loss_rank_points
 
 
-def active_matches(user, limit: int = 5) -> list[Match]:
-    """The user's matches in progress, the most recently moved first (the Play page's list)."""
-    return list(Match.objects.filter(seats__user=user, status=Match.Status.ACTIVE).order_by("-updated_at")[:limit])
+def active_matches(user=None, guest_tokens=(), limit: int = 5) -> list[Match]:
+    """An account's or a guest browser's matches in progress, the most recently moved first (the Play page's list)."""
+    return list(_active_of(user, guest_tokens).order_by("-updated_at")[:limit])
+
+
+def active_match_count(user=None, guest_tokens=()) -> int:
+    """How many matches an account, or a guest's browser, has in progress (the start limit counts them)."""
+    return _active_of(user, guest_tokens).count()
+
+
+def _active_of(user, guest_tokens):
+    if user is not None and user.is_authenticated:
+        seats = Seat.objects.filter(user=user)
+    elif guest_tokens:
+        seats = Seat.objects.filter(guest_token__in=list(guest_tokens), user=None)
+    else:
+        return Match.objects.none()
+    return Match.objects.filter(status=Match.Status.ACTIVE, pk__in=seats.values("match_id"))
 
 
 def seats_at(match: Match) -> list[Seat]:

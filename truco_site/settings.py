@@ -143,6 +143,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A socket whose table has been quiet this long reads it again, in case a publish was lost.
 GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
+# Limits per player (docs/decisions.md, "Holding up under abuse and faults"): matches in progress per
+# account or guest browser, match starts per IP address per window, and the missed turns in a row
+# after which the sweeper ends a match as abandoned (its clock must not run forever).
+GAMES_MAX_ACTIVE_MATCHES = int(os.environ.get("GAMES_MAX_ACTIVE_MATCHES", "3"))
+GAMES_STARTS_PER_IP = int(os.environ.get("GAMES_STARTS_PER_IP", "10"))
+GAMES_STARTS_WINDOW_S = int(os.environ.get("GAMES_STARTS_WINDOW_S", "600"))
+GAMES_ABANDON_AFTER_MISSED_TURNS = int(os.environ.get("GAMES_ABANDON_AFTER_MISSED_TURNS", "3"))
 
 # --- Channel layer --------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -202,6 +209,9 @@ ACCOUNT_FORMS = {
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.display_name_validators"
 # Names are NFKC-normalised and checked against look-alikes; the sign-in lock is keyed on the account.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Behind N proxies that append to X-Forwarded-For, the client's address is the N-th from the end: the
+# per-address limits (allauth's sign-in limits, games.match_limits) count the client, not the proxy.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_UNIQUE_EMAIL = True
