@@ -8,6 +8,11 @@ A move reaches the other sockets as a message to each seat's group carrying that
 database query, and only the fragments whose context changed. It reads the database when it
 connects, when it sees a gap in the versions, when the match is over, and when its table has
 been quiet for a while (a lost message).
+
+Whatever a browser sends, the socket answers with a frame and stays open, except a socket that
+floods (`games.socket_limits`), which is closed with `CLOSE_FLOODING`. The channel layer (Redis)
+may be down: the socket still opens, moves are still saved, and it joins its groups once the
+layer is back (docs/decisions.md, "Holding up under abuse and faults").
 """
 
 from __future__ import annotations
@@ -17,7 +22,10 @@ import logging
 import time
 from datetime import UTC, datetime
 
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils import translation
@@ -27,23 +35,88 @@ from shop.selectors import equipped_deck
 
 from . import db, moves, rendering, selectors, timers
 from .models import Match
-from .publishing import TableUpdate, group_name, publish_move, seat_group
+from .publishing import LAYER_TIMEOUT_S, TableUpdate, group_name, player_group, publish_move, seat_group
 from .seating import seat_for
 from .socket_actions import parse_socket_action
+from .socket_limits import FloodPenalties, FrameBucket
 
 log = logging.getLogger(__name__)
-CLOSE_NOT_YOURS = 4403
+# Close codes (4000-4999 are the application's): what a closed table socket tells the browser.
+CLOSE_NOT_YOURS = 4403  # not a seat of this match (or not signed in as its player any more)
+CLOSE_ACCOUNT_DELETED = 4410  # the account was deleted, in this tab or another
+CLOSE_FLOODING = 4429  # kept sending frames far beyond the rate limit (or reconnected too soon after)
+# Browser sessions (or addresses) closed for flooding on this process, kept out for a while.
+flood_penalties = FloodPenalties()
 
 
 class TableConsumer(AsyncWebsocketConsumer):
     match_pk: int | None = None
     seat: int | None = None
+    groups_to_join: tuple[str, ...] = ()
     seats: list | None = None
     deck: dict | None = None
     tournament: tuple | None = None  # (stage, tournament public id): fixed for the match
     contexts: dict | None = None  # the fragments' contexts of the last push (render only what changed)
     watchdog: asyncio.Task | None = None
     finished = False
+    closing = False
+    joined: tuple[str, ...] = ()
+
+    async def __call__(self, scope, receive, send):
+        """Channels' own `AsyncConsumer.__call__`, except that a channel layer that is down does not
+        kill the socket: Channels subscribes the socket's channel before anything else and would
+        close it with 1011. The channel is opened later, by the idle check, once the layer is back."""
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        self.channel_name = None
+        self.channel_opened = asyncio.Event()
+        self.frames = FrameBucket()
+        self.base_send = send
+        await self.open_channel()
+        try:
+            if self.channel_layer is not None:
+                await await_many_dispatch([receive, self.receive_from_layer], self.dispatch)
+            else:
+                await await_many_dispatch([receive], self.dispatch)
+        except StopConsumer:
+            pass
+
+    async def open_channel(self) -> bool:
+        if self.channel_layer is None or self.channel_name is not None:
+            return True
+        try:
+            self.channel_name = await asyncio.wait_for(self.channel_layer.new_channel(), LAYER_TIMEOUT_S)
+        except Exception as exc:
+            log.warning("channel layer unavailable, socket for %s without live updates: %r", self.scope["path"], exc)
+            return False
+        self.channel_opened.set()
+        return True
+
+    async def receive_from_layer(self):
+        await self.channel_opened.wait()
+        return await self.channel_layer.receive(self.channel_name)
+
+    async def join_groups(self) -> None:
+        """Join the match's group and the player's, each once; a layer that is down is tried again by the idle check."""
+        if not await self.open_channel():
+            return
+        for group in self.groups_to_join:
+            if group in self.joined:
+                continue
+            try:
+                await asyncio.wait_for(self.channel_layer.group_add(group, self.channel_name), LAYER_TIMEOUT_S)
+            except Exception as exc:
+                log.warning("could not join %s (channel layer down?): %r", group, exc)
+                return
+            self.joined = (*self.joined, group)
+
+    async def leave_groups(self) -> None:
+        for group in self.joined:
+            try:
+                await asyncio.wait_for(self.channel_layer.group_discard(group, self.channel_name), LAYER_TIMEOUT_S)
+            except Exception as exc:
+                log.warning("could not leave %s (channel layer down?): %r", group, exc)
+        self.joined = ()
 
     async def connect(self):
         # No LocaleMiddleware on sockets: every frame is rendered in the language the page used.
@@ -53,6 +126,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.last_version = 0
         self.last_push = time.monotonic()
         self.push_lock = asyncio.Lock()
+        if flood_penalties.punished(self.flood_key()):
+            # Checked before the database, and the handshake refused (HTTP 403) rather than a socket
+            # opened and closed: reconnecting must not buy a flooder a fresh bucket, and costs little.
+            self.closing = True
+            await self.close(code=CLOSE_FLOODING)
+            return
         found = await db.read(self._find_seat)()
         await self.accept()
         if found is None:
@@ -60,11 +139,13 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(rendering.render_message(_("This is not your match."), "not_your_match"))
             await self.close(code=CLOSE_NOT_YOURS)
             return
-        self.match_pk, self.seat = found
-        self.group = group_name(self.match_pk)
-        self.own_group = seat_group(self.match_pk, self.seat)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.channel_layer.group_add(self.own_group, self.channel_name)
+        self.match_pk, self.seat, user_pk = found
+        # The whole table's group ("go and look"), this seat's own group (the moves, with this seat's
+        # view: docs/decisions.md) and the player's (account deletion).
+        self.groups_to_join = (group_name(self.match_pk), seat_group(self.match_pk, self.seat)) + (
+            (player_group(user_pk),) if user_pk else ()
+        )
+        await self.join_groups()
         # ext-ws does not replay pushes after a reconnect: always start with a full snapshot.
         await self.push_snapshot(full=True)
         self.watchdog = asyncio.create_task(self.watch_idle_table())
@@ -75,6 +156,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         interval = settings.GAMES_SOCKET_WATCHDOG_S
         while not self.finished:
             await asyncio.sleep(interval)
+            if len(self.joined) < len(self.groups_to_join):
+                await self.join_groups()  # the channel layer was down: try again
             if time.monotonic() - self.last_push >= interval:
                 try:
                     await self.push_snapshot()
@@ -86,20 +169,51 @@ class TableConsumer(AsyncWebsocketConsumer):
         if match is None:
             return None
         seat = seat_for(match, self.scope.get("user"), self.scope.get("session"))
-        return None if seat is None else (match.pk, seat.number)
+        return None if seat is None else (match.pk, seat.number, seat.user_id)
 
     async def disconnect(self, code):
         if self.watchdog is not None:
             self.watchdog.cancel()
-        if self.match_pk is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.channel_layer.group_discard(self.own_group, self.channel_name)
+        if self.channel_layer is not None:
+            await self.leave_groups()
 
     async def receive(self, text_data=None, bytes_data=None):
+        # Counted before anything is read, so a flood costs no parsing (and never the database).
+        if not self.frames.take():
+            await self.refuse_frame()
+            return
         if self.match_pk is None:
             return
         with translation.override(self.language):
-            await self._receive(text_data, bytes_data)
+            try:
+                await self._receive(text_data, bytes_data)
+            except Exception:
+                # Whatever a frame does, the player gets an answer and keeps the socket.
+                log.exception("unexpected error on a frame in match %s", self.public_id)
+                await self.refuse("error", _("Something went wrong with that action; please try again."))
+
+    async def refuse_frame(self) -> None:
+        if self.frames.flooding:
+            if not self.closing:
+                flood_penalties.punish(self.flood_key())
+                await self.close_for_flooding()
+            return
+        if self.frames.refused_in_a_row == 1:  # one answer per run of refused frames, not one each
+            with translation.override(self.language):
+                await self.refuse("too_fast", _("Too many actions at once: wait a moment."))
+
+    async def close_for_flooding(self) -> None:
+        self.closing = True
+        with translation.override(self.language):
+            await self.send(rendering.render_message(_("Too many messages: this table is closed."), "flooding"))
+        await self.close(code=CLOSE_FLOODING)
+
+    def flood_key(self) -> str:
+        session = self.scope.get("session")
+        if session is not None and session.session_key:
+            return f"session:{session.session_key}"
+        client = self.scope.get("client") or ("unknown",)
+        return f"address:{client[0]}"
 
     async def _receive(self, text_data, bytes_data):
         try:
@@ -117,9 +231,19 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             await publish_move(match)
-        except Exception:  # the move is stored; the others catch up with their idle check
-            log.exception("could not publish version %s of match %s", match.version, self.public_id)
+        except Exception as exc:
+            # The move is stored; the other seats' sockets catch up by themselves (the idle check).
+            log.warning("could not publish version %s of match %s: %r", match.version, self.public_id, exc)
+            await self.push_snapshot()
+            await self.refuse("updates_delayed", _("Your move is saved. Live updates are slow right now."))
         timers.schedule_after(match)
+
+    async def account_closed(self, event):
+        """The player's account was deleted (on any process): this table is closed."""
+        with translation.override(self.language):
+            await self.send(rendering.render_message(_("This account was deleted."), "account_deleted"))
+        self.closing = True
+        await self.close(code=CLOSE_ACCOUNT_DELETED)
 
     async def refuse(self, code: str, text) -> None:
         with translation.override(self.language):
@@ -128,8 +252,14 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(html)
 
     async def match_update(self, event):
-        if event["version"] <= self.last_version:
+        if event["version"] <= self.last_version or self.closing:
             return
+        try:
+            await self._match_update(event)
+        except Exception:  # e.g. the database is down for a moment, or the match was deleted with its account
+            log.exception("could not push version %s of match %s", event["version"], self.public_id)
+
+    async def _match_update(self, event):
         async with self.push_lock:  # the watchdog and the handlers must not interleave pushes
             if event["version"] <= self.last_version:
                 return  # a snapshot pushed it (or something newer) while this waited for the lock
@@ -161,6 +291,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self._send_regions(table.version, regions, full=False)
 
     async def push_snapshot(self, full: bool = False) -> None:
+        if self.closing:
+            return
         async with self.push_lock:  # the watchdog and the handlers must not interleave pushes
             await self._push_snapshot(full)
 

@@ -89,6 +89,9 @@ class Match(models.Model):
     timed_out_seat = models.SmallIntegerField(null=True, blank=True)
     timed_out_version = models.PositiveIntegerField(null=True, blank=True)
     rewards_credited = models.BooleanField(_("rewards credited"), default=False)
+    # Turns in a row the table played for a person whose clock ran out; a person's own move resets it.
+    # At `GAMES_ABANDON_AFTER_MISSED_TURNS` the match is abandoned (games.moves.play_due_seat).
+    missed_turns = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -177,3 +180,24 @@ class RewardSettings(models.Model):
     @classmethod
     def current(cls) -> "RewardSettings":
         return cls.objects.get_or_create(pk=1)[0]
+
+
+class DealtCards(models.Model):
+    """The cards one seat was dealt in one hand, and which of them it played face down: server-side
+    only, read by the replay for that seat's own player (nobody else's cards ever leave the server)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="dealt_cards")
+    hand_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    cards = models.JSONField(default=list)
+    face_down = models.JSONField(default=list)
+
+    class Meta:
+        verbose_name = _("dealt cards")
+        verbose_name_plural = _("dealt cards")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "hand_number", "seat"], name="games_dealt_once_per_hand_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} hand {self.hand_number} seat {self.seat}"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -18,8 +19,10 @@ from games import engine
 from games.engine.bots import choose_action
 
 from .clock import schedule_next_turn
-from .models import Match, MatchEvent
+from .models import DealtCards, Match, MatchEvent, Seat
 from .rewards import settle_finished_match
+from .starting import record_deal
+from .tournaments import advance_after
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +41,7 @@ STORED_FIELDS = [
     "turn_started_at",
     "timed_out_seat",
     "timed_out_version",
+    "missed_turns",
     "updated_at",
 ]
 
@@ -76,7 +80,8 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
             new_state, events = engine.apply(state, seat_number, action)
         except engine.IllegalAction as exc:
             raise ActionRefused("illegal", exc) from None
-        _store(match, new_state, events, seat=seat_number, actor="player")
+        match.missed_turns = 0
+        _store(match, new_state, events, seat=seat_number, actor="player", action=action, before=state)
     return match
 
 
@@ -115,11 +120,64 @@ def play_due_seat(match_pk: int, now=None, *, version: int | None = None) -> Mat
         view = engine.seat_view(state, seat)
         action = clock_action(view, rng) if actor == "clock" else choose_action(level, view, rng)
         new_state, events = engine.apply(state, seat, action)
+        if not bots[due]:
+            # A person let the clock run out (the table or their bot partner acts for them).
+            match.missed_turns += 1
+            if match.missed_turns >= settings.GAMES_ABANDON_AFTER_MISSED_TURNS:
+                abandon_match(match, due, reason="missed_turns", now=now)
+                return match
         if actor == "clock":
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
             match.timed_out_seat, match.timed_out_version = seat, match.version + 1
-        _store(match, new_state, events, seat=seat, actor=actor)
+        _store(match, new_state, events, seat=seat, actor=actor, action=action, before=state)
     return match
+
+
+def abandon_match(match: Match, seat_number: int, *, reason: str, now=None) -> None:
+    """End an active match (row locked by the caller) as abandoned by `seat_number`: its side loses, nobody is paid.
+
+    `reason` is "missed_turns" (the person stopped playing) or "account_deleted". An abandoned match pays
+    no coins and no rank points, to anyone, so walking away (or deleting an account) can never earn a
+    reward; a tournament stage abandoned is a tournament lost.
+    """
+    now = now or timezone.now()
+    rules = engine.RuleSet.from_dict(match.rules)
+    losing_side = engine.side_of(rules, seat_number)
+    # The match is decided for the side that was ahead among the others (with two sides: the other one).
+    others = [side for side in range(len(match.score)) if side != losing_side]
+    match.status = Match.Status.ABANDONED
+    match.winner_side = max(others, key=lambda side: (match.score[side], -side))
+    match.finished_at = now
+    match.deadline = match.deadline_seat = match.turn_started_at = None
+    match.version += 1
+    match.save(update_fields=STORED_FIELDS)
+    MatchEvent.objects.create(
+        match=match,
+        version=match.version,
+        seat=seat_number,
+        actor="system",
+        data={"type": "match_abandoned", "seat": seat_number, "reason": reason},
+    )
+    if match.tournament_id is not None:
+        advance_after(match, list(Seat.objects.filter(match=match)))
+
+
+def abandon_matches_of(user) -> list[tuple[int, int]]:
+    """Abandon every active match the user has a seat in (their account is being deleted).
+
+    Returns (match pk, new version) for each, to publish once the transaction committed.
+    """
+    ended = []
+    with transaction.atomic():
+        seats = list(
+            Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).values_list("match_id", "number")
+        )
+        for match_pk, number in seats:
+            match = Match.objects.select_for_update().filter(pk=match_pk, status=Match.Status.ACTIVE).first()
+            if match is not None:
+                abandon_match(match, number, reason="account_deleted")
+                ended.append((match.pk, match.version))
+    return ended
 
 
 def clock_action(view: dict, rng: random.Random) -> engine.Action:
@@ -141,7 +199,7 @@ def play_due_seat_safely(match_pk: int, now=None, *, version: int | None = None)
         return None
 
 
-def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str) -> None:
+def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str, action=None, before=None) -> None:
     now = timezone.now()
     match.state = engine.to_json(new_state)
     match.version += 1
@@ -155,5 +213,17 @@ def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str
     MatchEvent.objects.bulk_create(
         MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in events
     )
+    hidden = None
+    if action is not None and action.kind == "play":
+        # A face-down card (or the one hidden beneath a double play) is in no event; its owner's
+        # replay needs it.
+        hidden = action.card if action.face_down else action.hidden
+    if hidden is not None and before is not None:
+        dealt = DealtCards.objects.filter(match=match, hand_number=before.hand_number, seat=seat).first()
+        if dealt is not None:
+            dealt.face_down = [*dealt.face_down, hidden]
+            dealt.save(update_fields=["face_down"])
+    if any(event.get("type") == "hand_dealt" for event in events):
+        record_deal(match, new_state)
     if match.status == Match.Status.FINISHED:
         settle_finished_match(match, list(match.seats.all()))

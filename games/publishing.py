@@ -1,23 +1,29 @@
-"""Telling a match's live table what a move changed: one message per seat, with what that seat may see.
+"""Telling live tables what happened: one message per seat after a move, or to a match's or a player's sockets.
 
 After a move's transaction commits, `publish_move` sends each seated person's group
 (`seat_group`) the new version and that seat's engine view, plus the few facts of the match
 the fragments need (`TableUpdate`). A socket renders its viewer's fragments from that message
 without reading the database; it reads the database only when it sees a gap in the versions,
 when the match is over (what the result pays is read from the ledger's settings), or when the
-message carries no table (`publish`, the plain "version N is out").
+message carries no table (`publish`, the plain "version N is out" to the match's group).
 
 Why one group per seat and not one message for the whole table: the message for a seat holds
 that seat's hand. A message to the whole table would carry every hand to every socket's
 process, and a mistake in one consumer would put them on the wire. With a group per seat a
 socket only ever receives what its own seat may see (docs/decisions.md).
 
-Called after the commit, from the event loop: by the socket that made the move, by the timer
-that made an AI seat's move (`games.timers`), and by the sweeper.
+Every signed-in player's sockets are also in the player's group, so the deletion of an account
+reaches its sockets on every process. Called after the commit, from the event loop: by the
+socket that made the move, by the timer that made an AI seat's move (`games.timers`), and by
+the sweeper.
+
+The channel layer (Redis) may be down: every call here gives up after `LAYER_TIMEOUT_S` and raises,
+and the callers decide (a move is already stored; sockets re-read a quiet table by themselves).
 """
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, fields
 
 from channels.layers import get_channel_layer
@@ -25,6 +31,10 @@ from channels.layers import get_channel_layer
 from games import engine
 
 from .models import Match
+
+# Long enough for a Redis round trip under load, short enough that a dead Redis does not hold a
+# socket's handler or the sweeper (an unreachable host would otherwise wait for TCP's timeout).
+LAYER_TIMEOUT_S = 1.0
 
 
 def group_name(match_pk: int) -> str:
@@ -35,6 +45,11 @@ def group_name(match_pk: int) -> str:
 def seat_group(match_pk: int, seat: int) -> str:
     """The group of one seat's sockets: the only group its hidden cards are ever sent to."""
     return f"match.{match_pk}.seat.{seat}"
+
+
+def player_group(user_pk: int) -> str:
+    """The channel-layer group of every table socket a signed-in player has open, on any process."""
+    return f"player.{user_pk}"
 
 
 @dataclass(frozen=True)
@@ -89,20 +104,26 @@ def seat_updates(match: Match, state: engine.MatchState | None = None) -> dict[i
 async def publish_move(match: Match, state: engine.MatchState | None = None) -> None:
     """Send each person's seat group its `TableUpdate` for the version just stored. Raises what the
     layer raises: the caller decides (the move is stored; see `publish`)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     for seat, table in seat_updates(match, state).items():
-        await layer.group_send(seat_group(match.pk, seat), update_message(match.version, table))
+        await send_to_group(seat_group(match.pk, seat), update_message(match.version, table))
+
+
+def account_closed_message() -> dict:
+    """The player-group message that closes the sockets of a deleted account (`TableConsumer.account_closed`)."""
+    return {"type": "account.closed"}
 
 
 async def publish(match_pk: int, version: int) -> None:
     """Send the plain `update_message(version)` to the whole table: every socket reads the database.
 
-    For a change made where no engine state is at hand. The move is already stored when this
-    runs, so a failed publish loses nothing: every socket reads an idle table again after a few
-    seconds (`GAMES_SOCKET_WATCHDOG_S`) or on reconnect.
+    For a change made where no engine state is at hand. Raises what the layer raises: the caller
+    decides. The move is already stored when this runs, so a failed publish loses nothing: every
+    socket reads an idle table again after a few seconds (`GAMES_SOCKET_WATCHDOG_S`) or on reconnect.
     """
+    await send_to_group(group_name(match_pk), update_message(version))
+
+
+async def send_to_group(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        await layer.group_send(group_name(match_pk), update_message(version))
+        await asyncio.wait_for(layer.group_send(group, message), LAYER_TIMEOUT_S)

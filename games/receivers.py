@@ -1,13 +1,21 @@
 """Games' part of privacy (export, deletion) and claiming a guest's matches after signing up or in."""
 
+import logging
+
 from allauth.account.signals import user_logged_in
+from asgiref.sync import async_to_sync
+from django.db import transaction
 from django.dispatch import receiver
 
 from accounts.signals import account_deleting, personal_data_requested
 
 from .models import Seat, Tournament
+from .moves import abandon_matches_of
+from .publishing import account_closed_message, player_group, publish, send_to_group
 from .rewards import claim_seats
 from .seating import guest_tokens
+
+log = logging.getLogger(__name__)
 
 
 @receiver(personal_data_requested, dispatch_uid="games_personal_data")
@@ -36,8 +44,27 @@ def export_matches(sender, user, **kwargs):
 
 @receiver(account_deleting, dispatch_uid="games_forget_player")
 def forget_player(sender, user, **kwargs):
+    # The person's matches in progress end now (abandoned: their side loses, nobody is paid), so a
+    # table left open in another tab can make no move for a seat that belongs to nobody.
+    ended = abandon_matches_of(user)
     # Matches stay for the other players, with a neutral "deleted player" in this seat.
     Seat.objects.filter(user=user).update(user=None, display_name="", guest_token="")
+    user_pk = user.pk
+    transaction.on_commit(lambda: tell_tables_the_account_is_gone(user_pk, ended))
+
+
+def tell_tables_the_account_is_gone(user_pk: int, ended: list[tuple[int, int]]) -> None:
+    """Close the deleted player's sockets on every process, and show the other seats the match is over.
+
+    Best effort: with the channel layer down the sockets stay open until they next reconnect, but
+    their matches are over, so every move they send is refused.
+    """
+    try:
+        async_to_sync(send_to_group)(player_group(user_pk), account_closed_message())
+        for match_pk, version in ended:
+            async_to_sync(publish)(match_pk, version)
+    except Exception as exc:
+        log.warning("could not tell the tables of deleted account %s: %r", user_pk, exc)
 
 
 @receiver(user_logged_in, dispatch_uid="games_claim_guest_seats")

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from shop.selectors import equipped_deck
+from stats.selectors import earned_in
 
 from . import presentation as p
 from . import selectors
@@ -37,6 +38,7 @@ class SeatFacts:
     avatar_url: str | None
     is_bot: bool
     has_account: bool  # a signed-in person: their result shows what it paid them
+    user_id: int | None = None
 
 
 def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
@@ -52,6 +54,7 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
                 avatar_url=user.profile.avatar_url if user is not None and hasattr(user, "profile") else None,
                 is_bot=seat.is_bot,
                 has_account=seat.user_id is not None,
+                user_id=seat.user_id,
             )
         )
     return facts
@@ -60,7 +63,12 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
 def viewer_view(match: Match, seat_number: int | None) -> dict:
     """The engine's view of the match for this seat (None: a spectator)."""
     state = engine.from_json(match.state)
-    return engine.seat_view(state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    view = engine.seat_view(state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    if match.status == Match.Status.ABANDONED:
+        # The engine does not know the match was abandoned (a player left or stopped playing): nobody
+        # acts any more, and the result is the one decided then (games.moves.abandon_match).
+        view = {**view, "legal_actions": [], "seats_to_act": [], "abandoned": True, "match_winner": match.winner_side}
+    return view
 
 
 # --- one context function per fragment --------------------------------------------------------
@@ -202,6 +210,7 @@ def status_context(
     tournament_public_id: str | None = None,
     tournament_stage: int | None = None,
     prize: tuple[int, int] | None = None,
+    achievements: list[dict] | None = None,
 ) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result.
 
@@ -212,18 +221,22 @@ def status_context(
     names = _names(seats)
     acting = view["seats_to_act"]
     result = None
-    if view["match_over"]:
+    abandoned = view.get("abandoned", False)
+    if view["match_over"] or abandoned:
         won = view["match_winner"] == view["side"]
         result = {
             "won": won,
             "winner": _side_label(view, names, view["match_winner"]),
             "signed_in": rewards is not None,
+            "abandoned": abandoned,
         }
         if rewards is not None:
             result["coins"], result["rank_points"] = rewards
         result["tournament"] = (
-            _tournament_result(tournament_stage, prize, won) if tournament_stage is not None else None
+            _tournament_result(tournament_stage, prize, won) if tournament_stage is not None and not abandoned else None
         )
+        # Achievements the viewer earned with this match: the table's small notice.
+        result["achievements"] = achievements or []
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
     if timed_out_version is not None and version - timed_out_version < view["seats"]:
@@ -293,8 +306,10 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
     """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
     me = view["seat"]
     rewards, prize = None, None
+    achievements = None
     if view["match_over"] and me is not None and seats[me].has_account:
         rewards = selectors.reward_amounts(match, match.won_by(me))
+        achievements = earned_in(seats[me].user_id, f"match:{match.public_id}")
     if view["match_over"] and match.tournament_stage is not None:
         settings = selectors.reward_settings()
         prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
@@ -310,6 +325,7 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         tournament=tournament_facts(match),
         rewards=rewards,
         prize=prize,
+        achievements=achievements,
     )
 
 
@@ -331,9 +347,11 @@ def contexts_for(
     tournament: tuple[int | None, str | None],
     rewards: tuple[int, int] | None = None,
     prize: tuple[int, int] | None = None,
+    achievements: list[dict] | None = None,
 ) -> dict[str, dict]:
     """Every pushed fragment's context from plain values: what a socket renders a published move from
-    (`games.publishing.TableUpdate`), with no database at hand."""
+    (`games.publishing.TableUpdate`), with no database at hand. What a result pays (`rewards`,
+    `prize`, `achievements`) is read from the database: a finished match is always a snapshot."""
     tournament_stage, tournament_public_id = tournament
     return {
         "scoreboard": scoreboard_context(
@@ -355,6 +373,7 @@ def contexts_for(
             tournament_public_id=tournament_public_id,
             tournament_stage=tournament_stage,
             prize=prize,
+            achievements=achievements,
         ),
         "announce": announce_context(view, seats),
     }

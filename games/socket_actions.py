@@ -27,17 +27,37 @@ class SocketAction:
     version: object  # an int when the message carried one; anything else is refused by the move service
 
 
+def _is_text(value) -> bool:
+    if value is None:
+        return True
+    if not isinstance(value, str) or len(value) > 16:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate, as the JSON escape \ud800 gives
+        return False
+    return True
+
+
 def parse_socket_action(text_data: str | None, bytes_data: bytes | None = None) -> SocketAction:
     """Read one socket message; ActionRefused("malformed" or "too_large") when it cannot be an action."""
     if bytes_data is not None or text_data is None:
         raise ActionRefused("malformed", _("Send actions as JSON text."))
-    if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+    if not isinstance(text_data, str):
+        raise ActionRefused("malformed", _("Send actions as JSON text."))
+    # surrogatepass: a string that is not valid Unicode is measured, not a crash (it is refused below).
+    if len(text_data.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise ActionRefused("too_large", _("That message is too large."))
     try:
         message = json.loads(text_data)
-    except ValueError:
+    except (ValueError, RecursionError):
+        # RecursionError: ~1,000 nested arrays fit in the size limit and exhaust the parser's stack.
         raise ActionRefused("malformed", _("That message is not valid JSON.")) from None
     if not isinstance(message, dict):
+        raise ActionRefused("malformed", _("That message is not an action."))
+    if not all(_is_text(value) for value in (message.get("do"), message.get("card"))):
+        # Only text travels on: a nested value (or text that is not valid Unicode) would be echoed
+        # back in the engine's refusal and cannot be sent on a socket.
         raise ActionRefused("malformed", _("That message is not an action."))
     payload = {"do": message.get("do")}
     if message.get("card") is not None:

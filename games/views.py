@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import secrets
 
+from allauth.account.adapter import get_adapter as get_account_adapter
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -14,8 +16,10 @@ from django.views.decorators.http import require_http_methods
 
 from . import rendering, selectors
 from .forms import PlayForm, last_options, remember_options
+from .match_limits import StartRefused, check_can_start, count_start
 from .models import Match, Tournament
-from .seating import remember_guest_seat, seat_for
+from .replay import replay_steps
+from .seating import guest_tokens, remember_guest_seat, seat_for
 from .starting import create_match, seat_plans_against_ai
 from .tournaments import start_tournament
 
@@ -29,6 +33,13 @@ def play(request):
             messages.info(request, _("Sign in to play a tournament: its prize goes to your account."))
             return redirect_to_login(request.path)
         remember_options(request.session, request.POST)
+        ip = client_address(request)
+        try:
+            check_can_start(user=request.user, guest_tokens=guest_tokens(request.session), ip=ip)
+        except StartRefused as refused:
+            messages.error(request, refused.message)
+            return _play_page(request, form, status=429)
+        count_start(ip)
         if data["mode"] == "tournament":
             tournament = start_tournament(request.user, data["rules"], move_seconds=data["move_seconds"])
             return redirect("games:table", public_id=selectors.current_match(tournament).public_id)
@@ -42,10 +53,22 @@ def play(request):
             rules=data["rules"], seats=plans, bot_level=data["bot_level"], move_seconds=data["move_seconds"]
         )
         return redirect("games:table", public_id=match.public_id)
-    active = selectors.active_matches(request.user) if request.user.is_authenticated else []
-    return render(
-        request, "games/play.html", {"form": form, "active_matches": active, "rewards": selectors.reward_settings()}
-    )
+    return _play_page(request, form)
+
+
+def client_address(request) -> str:
+    """The address the start limit counts: allauth's reading (X-Forwarded-For behind `TRUSTED_PROXY_COUNT`
+    proxies, else REMOTE_ADDR), the same one its sign-in limits count."""
+    try:
+        return get_account_adapter().get_client_ip(request)
+    except (PermissionDenied, ImproperlyConfigured):
+        return ""
+
+
+def _play_page(request, form, status: int = 200):
+    active = selectors.active_matches(request.user, guest_tokens(request.session))
+    context = {"form": form, "active_matches": active, "rewards": selectors.reward_settings()}
+    return render(request, "games/play.html", context, status=status)
 
 
 def table(request, public_id: str):
@@ -69,3 +92,23 @@ def tournament(request, public_id: str):
             "rewards": selectors.reward_settings(),
         },
     )
+
+
+@login_required
+def history(request):
+    page, rows = selectors.match_history(request.user, request.GET.get("page"))
+    return render(request, "games/history.html", {"page": page, "rows": rows})
+
+
+def replay(request, public_id: str):
+    """A finished match step by step, for the people who sat at it: 404 for anyone else."""
+    match = get_object_or_404(Match, public_id=public_id)
+    seat = seat_for(match, request.user, request.session)
+    if seat is None:
+        raise Http404(_("This is not your match."))
+    if match.status != Match.Status.FINISHED:
+        # Said plainly, with the way back to the table (an unfinished match has no replay).
+        return render(request, "games/replay.html", {"match": match, "not_over": True}, status=404)
+    seats = selectors.seats_at(match)
+    steps = replay_steps(match, seats, seat.number)
+    return render(request, "games/replay.html", {"match": match, "steps": steps, "seat": seat, "seats": seats})

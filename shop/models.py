@@ -73,6 +73,7 @@ LEDGER_REASONS = {
     "admin_adjustment": _("Adjustment by the team"),
     "match_reward": _("Match reward"),
     "tournament_reward": _("Tournament prize"),
+    "achievement_reward": _("Achievement reward"),
 }
 
 

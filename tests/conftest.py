@@ -2,12 +2,15 @@
 
 import importlib
 import itertools
+import shutil
 
 import pytest
+from channels.layers import channel_layers
 from django.apps import apps
 from django.core.cache import cache
 
 from tests.support.live_server import LiveDaphne
+from tests.support.private_redis import PrivateRedis
 
 PASSWORD = "a-Strong-pass-42"
 _counter = itertools.count(1)
@@ -57,3 +60,29 @@ def stocked_shop(transactional_db):
     """The catalogue, prices and shop settings of the data migrations, back after a transactional test flushed them."""
     importlib.import_module("shop.migrations.0002_stock_the_shop").stock(apps, None)
     importlib.import_module("shop.migrations.0003_economy_prices").set_prices(apps, None)
+
+
+@pytest.fixture
+def stocked_achievements(transactional_db):
+    """The achievements of the data migration, back after a transactional test flushed them."""
+    importlib.import_module("stats.migrations.0003_stock_achievements").stock(apps, None)
+
+
+@pytest.fixture
+def private_channel_layer(settings):
+    """A redis-server of the test's own as the channel layer (the test may stop and start it); request it
+    before `live_daphne` so the forked server uses it too. Skips where redis-server is not installed."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server (CI has it)")
+    server = PrivateRedis()
+    server.start()
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [server.url], "prefix": "privatelayer"},
+        }
+    }
+    channel_layers.backends.clear()
+    yield server
+    server.stop()
+    channel_layers.backends.clear()

@@ -146,17 +146,24 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A socket whose table has been quiet this long reads it again, in case a publish was lost.
 GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
+# The load test's floor socket (truco_site/bench.py): a bench-only route, off unless BENCH_ROUTES=1.
+BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
 # The process that stored a move wakes up at the next deadline (games/timers.py); the sweeper is
 # the slow safety net for a process that died: it polls every SWEEPER_INTERVAL_S and takes only
 # matches overdue by more than SWEEPER_GRACE_S (docs/architecture.md).
-# The load test's floor socket (truco_site/bench.py): a bench-only route, off unless BENCH_ROUTES=1.
-BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
 GAMES_TIMERS_ENABLED = os.environ.get("GAMES_TIMERS_ENABLED", "1") == "1"
 # How many due moves one process makes at once (1: the AI's moves never queue in front of people's
 # on the one database thread; more only for the A/B in docs/performance.md).
 GAMES_TIMER_RUNNERS = int(os.environ.get("GAMES_TIMER_RUNNERS", "1"))
 SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
 SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
+# Limits per player (docs/decisions.md, "Holding up under abuse and faults"): matches in progress per
+# account or guest browser, match starts per IP address per window, and the missed turns in a row
+# after which the sweeper ends a match as abandoned (its clock must not run forever).
+GAMES_MAX_ACTIVE_MATCHES = int(os.environ.get("GAMES_MAX_ACTIVE_MATCHES", "3"))
+GAMES_STARTS_PER_IP = int(os.environ.get("GAMES_STARTS_PER_IP", "10"))
+GAMES_STARTS_WINDOW_S = int(os.environ.get("GAMES_STARTS_WINDOW_S", "600"))
+GAMES_ABANDON_AFTER_MISSED_TURNS = int(os.environ.get("GAMES_ABANDON_AFTER_MISSED_TURNS", "3"))
 
 # --- Channel layer --------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -216,6 +223,9 @@ ACCOUNT_FORMS = {
 ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.display_name_validators"
 # Names are NFKC-normalised and checked against look-alikes; the sign-in lock is keyed on the account.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+# Behind N proxies that append to X-Forwarded-For, the client's address is the N-th from the end: the
+# per-address limits (allauth's sign-in limits, games.match_limits) count the client, not the proxy.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_UNIQUE_EMAIL = True

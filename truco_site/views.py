@@ -16,6 +16,7 @@ from django.views.static import serve
 from games import selectors as game_selectors
 from games.forms import last_options, options_summary
 from shop import selectors as shop_selectors
+from stats import selectors as stats_selectors
 
 HEALTH_TIMEOUT_S = 2.0
 
@@ -30,9 +31,9 @@ def home(request):
         # Places kept for features being built elsewhere. Each section renders only when its value
         # is a list (None means the feature does not exist yet):
         # - rooms_waiting (multiplayer rooms): [{"name", "url", "detail"}], rooms waiting for players;
-        # - leaderboard_top (leaderboards): [{"position", "name", "url", "points"}], the top players.
+        # - leaderboard_top: [{"position", "name", "url", "points"}], the top of the all-time leaderboard.
         "rooms_waiting": None,
-        "leaderboard_top": None,
+        "leaderboard_top": stats_selectors.top_of_leaderboard(),
     }
     if request.user.is_authenticated:
         context["balances"] = shop_selectors.balances(request.user)
@@ -56,8 +57,6 @@ def coming_soon(request, section: str):
 
 SECTIONS = {
     "rooms": _("Rooms"),
-    "stats": _("Statistics"),
-    "leaderboards": _("Leaderboards"),
 }
 
 

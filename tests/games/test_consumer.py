@@ -3,47 +3,18 @@ and changes nothing; good ones are applied and pushed."""
 
 import asyncio
 import json
-import re
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
-from django.test import Client
 
 from games import engine, moves
 from games.starting import SeatPlan, create_match
+from tests.support.sockets import connect, error_code, session_cookie
 from truco_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def session_cookie(user=None) -> str:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    else:
-        session = client.session
-        session["visited"] = True
-        session.save()
-        return f"sessionid={session.session_key}"
-    return f"sessionid={client.cookies['sessionid'].value}"
-
-
-async def connect(match, cookie, *extra_headers):
-    comm = WebsocketCommunicator(
-        application,
-        f"/ws/match/{match.public_id}/",
-        headers=[
-            (b"origin", b"http://127.0.0.1"),
-            (b"host", b"127.0.0.1"),
-            (b"cookie", cookie.encode()),
-            *extra_headers,
-        ],
-    )
-    connected, _ = await comm.connect()
-    assert connected
-    return comm
 
 
 @pytest.fixture
@@ -68,11 +39,6 @@ def current(match):
 
 async def versions_and_state(match):
     return await sync_to_async(current)(match)
-
-
-def error_code(frame: str) -> str | None:
-    found = re.search(r'data-error="([a-z_]+)"', frame)
-    return found and found.group(1)
 
 
 async def open_pair(duel):

@@ -8,55 +8,20 @@ answered 500 because the rate-limit check raised ConnectionError. This test runs
 from __future__ import annotations
 
 import shutil
-import subprocess
 import time
 
 import pytest
-import redis
 from channels.layers import channel_layers
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
-from tests.support.ports import free_port
+from tests.support.private_redis import PrivateRedis
 from truco_site import cache as site_cache
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server (CI has it)"),
 ]
-
-
-class PrivateRedis:
-    def __init__(self):
-        self.port = free_port()
-        self.process: subprocess.Popen | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-        )
-        client = redis.Redis.from_url(self.url)
-        for _ in range(100):
-            try:
-                client.ping()
-                return
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
-            self.process = None
-
-    def keys(self) -> list[bytes]:
-        return redis.Redis.from_url(self.url).keys("*")
 
 
 @pytest.fixture
