@@ -14,7 +14,7 @@ urlpatterns = [
     path("play/", include("games.urls")),
     path("shop/", include("shop.urls")),
     # Sections whose issues have not landed yet say so plainly instead of a 404.
-    path("rooms/", views.coming_soon, {"section": "rooms"}, name="rooms"),
+    path("rooms/", include("rooms.urls")),
     path("stats/", views.coming_soon, {"section": "stats"}, name="stats"),
     path("leaderboards/", views.coming_soon, {"section": "leaderboards"}, name="leaderboards"),
     # Uploaded catalogue images. Served by Django itself so the site runs without nginx; the shop

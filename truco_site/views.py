@@ -15,6 +15,8 @@ from django.views.static import serve
 
 from games import selectors as game_selectors
 from games.forms import last_options, options_summary
+from rooms import selectors as room_selectors
+from rooms.rendering import home_rooms_waiting
 from shop import selectors as shop_selectors
 
 HEALTH_TIMEOUT_S = 2.0
@@ -27,11 +29,10 @@ def home(request):
         "quick_play": options,
         "quick_play_summary": options_summary(options),
         "rewards": game_selectors.reward_settings(),
-        # Places kept for features being built elsewhere. Each section renders only when its value
-        # is a list (None means the feature does not exist yet):
-        # - rooms_waiting (multiplayer rooms): [{"name", "url", "detail"}], rooms waiting for players;
+        # Public rooms waiting for players: [{"name", "url", "detail"}] (an empty list says "none now").
+        "rooms_waiting": home_rooms_waiting(room_selectors.waiting_public_rooms(limit=5)),
+        # A place kept for a feature being built elsewhere; it renders only once its value is a list:
         # - leaderboard_top (leaderboards): [{"position", "name", "url", "points"}], the top players.
-        "rooms_waiting": None,
         "leaderboard_top": None,
     }
     if request.user.is_authenticated:
@@ -55,7 +56,6 @@ def coming_soon(request, section: str):
 
 
 SECTIONS = {
-    "rooms": _("Rooms"),
     "stats": _("Statistics"),
     "leaderboards": _("Leaderboards"),
 }
