@@ -28,7 +28,7 @@ PASSWORD_RATE = {"room_password": "5/5m/key,20/5m/user"}
 
 
 def lobby(request):
-    filters = LobbyFilterForm(request.GET or None)
+    filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
     chosen = filters.filters()
     my_room = selectors.waiting_room_of(request.user)
     rooms = selectors.waiting_public_rooms(**chosen)

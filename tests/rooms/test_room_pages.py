@@ -52,7 +52,7 @@ def test_the_lobby_filters_by_variant_and_seats(client, person):
 
 def test_the_lobby_speaks_portuguese(client, person):
     services.create_room(person("Ana"), options(seats=4))
-    _, html = page(client, "/rooms/", HTTP_ACCEPT_LANGUAGE="pt-BR")
+    _, html = page(signed_in(client, person("Bia")), "/rooms/", HTTP_ACCEPT_LANGUAGE="pt-BR")
     assert "Entrada rápida" in html and "2 contra 2" in html
 
 
