@@ -52,7 +52,11 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         user = self.scope.get("user")
         rooms = selectors.waiting_public_rooms(**self.filters)
         with translation.override(self.language):
-            context = rendering.lobby_rooms_context(rooms, my_room=selectors.waiting_room_of(user))
+            context = rendering.lobby_rooms_context(
+                rooms,
+                my_room=selectors.waiting_room_of(user),
+                signed_in=bool(user is not None and user.is_authenticated),
+            )
             return rendering.render_lobby_rooms(context, oob=True)
 
 

@@ -45,7 +45,7 @@ def seats_label(seats: int, partnership: bool) -> str:
     return _("2 against 2") if partnership else _("4 players, each for themselves")
 
 
-def lobby_rooms_context(rooms: list[Room], *, my_room: Room | None) -> dict:
+def lobby_rooms_context(rooms: list[Room], *, my_room: Room | None, signed_in: bool) -> dict:
     return {
         "rooms": [
             {
@@ -59,7 +59,8 @@ def lobby_rooms_context(rooms: list[Room], *, my_room: Room | None) -> dict:
             }
             for room in rooms
         ],
-        "waiting_elsewhere": my_room is not None,
+        # One click joins a room: for a signed-in person who is not already waiting in one.
+        "can_join": signed_in and my_room is None,
         "my_room_code": my_room.code if my_room else "",
     }
 

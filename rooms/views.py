@@ -37,7 +37,7 @@ def lobby(request):
         "quick_join": QuickJoinForm(
             initial={"variant": chosen["variant"] or "paulista", "table": chosen["seats"] or "2"}
         ),
-        "lobby": rendering.lobby_rooms_context(rooms, my_room=my_room),
+        "lobby": rendering.lobby_rooms_context(rooms, my_room=my_room, signed_in=request.user.is_authenticated),
         "my_room": my_room,
         "price": RoomSettings.current().entry_blue_coins,
         "socket_query": request.GET.urlencode(),
@@ -117,8 +117,8 @@ def join(request, code: str):
         return render(request, "rooms/no_room.html", status=404)
     password = ""
     if found.is_private:
-        form = RoomPasswordForm(request.POST)
-        password = form.cleaned_data["password"] if form.is_valid() else ""
+        # Oversized is simply wrong (and counted), never hashed at any length.
+        password = str(request.POST.get("password", ""))[:200]
         key = f"{found.pk}:{request.user.pk}"
         if not ratelimit.consume(
             request, app="rooms", action="room_password", config=PASSWORD_RATE, key=key, dry_run=True

@@ -161,6 +161,8 @@ def test_the_invite_link_asks_for_the_password_and_a_wrong_one_is_refused(client
     assert "That is not the room&#x27;s password." in messages_after(response, client)
     response = client.post(f"/rooms/r/{room.code}/join/", {}, HTTP_ACCEPT_LANGUAGE="en")
     assert "This room needs its password." in messages_after(response, client)
+    response = client.post(f"/rooms/r/{room.code}/join/", {"password": "s" * 100_000}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "That is not the room&#x27;s password." in messages_after(response, client)
     assert blue(bia) == 5 and RoomSeat.objects.filter(user=bia).count() == 0
     response = client.post(f"/rooms/r/{room.code}/join/", {"password": "segredo1"})
     room.refresh_from_db()
@@ -175,6 +177,7 @@ def test_wrong_passwords_are_rate_limited_even_the_right_one_then(client, person
     signed_in(client, bia)
     for _ in range(5):
         client.post(f"/rooms/r/{room.code}/join/", {"password": "errada"})
+    assert not RoomSeat.objects.filter(user=bia).exists()
     response = client.post(f"/rooms/r/{room.code}/join/", {"password": "segredo1"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "Too many wrong passwords" in messages_after(response, client)
     assert RoomSeat.objects.filter(user=bia).count() == 0 and blue(bia) == 5

@@ -56,16 +56,31 @@ def call(func, *args, **kwargs):
 
 async def test_the_lobby_is_pushed_when_rooms_open_fill_and_start(person):
     ana, bia, caio = await call(person, "Ana"), await call(person, "Bia"), await call(person, "Caio")
-    lobby = await connect("/ws/rooms/")
+    dani = await call(person, "Dani")
+    lobby = await connect("/ws/rooms/", dani)
     assert "No public room is waiting" in await next_frame(lobby)
     room = await call(services.create_room, ana, options(seats=2))
     frame = await next_frame(lobby)
     assert 'id="lobby-rooms" hx-swap-oob="true"' in frame and "Ana" in frame and "1/2 seated" in frame
+    assert f'hx-post="/rooms/r/{room.code}/join/"' in frame  # Dani may join with one click
     await call(services.create_room, caio, options(seats=4))
     assert "Caio" in await next_frame(lobby)
     await call(services.join_room, bia, room.code)
     frame = await next_frame(lobby)  # Ana's room started: off the list
     assert "Ana" not in frame and "Caio" in frame
+    await lobby.disconnect()
+
+
+async def test_a_guest_and_someone_already_waiting_get_no_join_button(person):
+    bia = await call(person, "Bia")
+    await call(services.create_room, bia, options(seats=4))
+    for viewer in (None, bia):
+        lobby = await connect("/ws/rooms/", viewer)
+        frame = await next_frame(lobby)
+        assert "Bia" in frame and 'data-action="join-room"' not in frame
+        await lobby.disconnect()
+    lobby = await connect("/ws/rooms/", bia)
+    assert 'data-nav="my-room"' in await next_frame(lobby)
     await lobby.disconnect()
 
 
