@@ -119,12 +119,13 @@ def room_seats_context(room: Room, people: list[RoomSeat], viewer) -> dict:
 def room_go_context(room: Room, *, seated: bool) -> dict:
     """Where this viewer's browser must go now: the table once the match started, the lobby once
     they are no longer in a waiting room; nowhere while they wait."""
-    href = ""
+    href, text = "", ""
     if room.status == Room.Status.STARTED and room.match_id and seated:
         href = reverse("games:table", kwargs={"public_id": room.match.public_id})
+        text = _("The match has started: to the table")
     elif not seated:
-        href = reverse("rooms:lobby")
-    return {"go_href": href}
+        href, text = reverse("rooms:lobby"), _("You are no longer in this room: back to the rooms")
+    return {"go_href": href, "go_text": text}
 
 
 def render_lobby_rooms(context: dict, *, oob: bool = False) -> str:

@@ -118,7 +118,7 @@ async def test_the_waiting_room_is_pushed_and_the_start_sends_everyone_to_the_ta
         frame = await next_frame(comm)
         while "data-room-go" not in frame:
             frame = await next_frame(comm)
-        assert f'href="/play/m/{match.public_id}/" data-room-go' in frame
+        assert f'href="/play/m/{match.public_id}/" data-room-go>The match has started' in frame
     await a.disconnect()
     await b.disconnect()
 
@@ -130,7 +130,7 @@ async def test_a_removed_player_is_sent_back_to_the_lobby(person):
     b = await connect(f"/ws/room/{room.code}/", bia)
     await next_frame(b)
     await call(services.remove_player, ana, room.code, bia.pk)
-    assert 'href="/rooms/" data-room-go' in await next_frame(b)
+    assert 'href="/rooms/" data-room-go>You are no longer in this room' in await next_frame(b)
     await b.disconnect()
 
 
