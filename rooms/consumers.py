@@ -2,13 +2,18 @@
 
 A message names the room that changed (`rooms.publishing`); the socket reads the database again
 and sends a fragment only when its HTML differs from the last one sent. Sockets change nothing.
+Redis pub/sub delivers at most once, so each socket also re-reads every GAMES_SOCKET_WATCHDOG_S
+(as the table does): a lost "room changed" never leaves a browser in a waiting room that started.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -20,33 +25,60 @@ from .forms import LobbyFilterForm
 from .models import Room
 from .publishing import LOBBY_GROUP, room_group
 
+log = logging.getLogger(__name__)
 CLOSE_NOT_IN_ROOM = 4403
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
-    async def connect(self):
-        self.language = language_of(self.scope)
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        self.filters = LobbyFilterForm({k: v[0] for k, v in query.items() if k in ("variant", "table")}).filters()
-        self.sent = ""
-        await self.accept()
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.push()
+class PushingConsumer(AsyncWebsocketConsumer):
+    """Renders its viewer's fragments (`_render`, in the thread pool) and sends them when they changed."""
 
-    async def disconnect(self, code):
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+    sent = ""
+    watchdog: asyncio.Task | None = None
 
     async def receive(self, text_data=None, bytes_data=None):
-        pass  # the lobby's buttons are forms: nothing is read from this socket
-
-    async def lobby_update(self, event):
-        await self.push()
+        pass  # the buttons are forms posted over HTTP: nothing is read from these sockets
 
     async def push(self):
         html = await read(self._render)()
         if html != self.sent:
             self.sent = html
             await self.send(html)
+
+    def start_watchdog(self):
+        self.watchdog = asyncio.create_task(self._watch())
+
+    async def _watch(self):
+        while True:
+            await asyncio.sleep(settings.GAMES_SOCKET_WATCHDOG_S)
+            try:
+                await self.push()
+            except Exception:  # e.g. the database is down for a moment: try again next time
+                log.exception("idle re-read failed on %s", self.scope.get("path"))
+
+    def stop_watchdog(self):
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+
+    def _render(self) -> str:
+        raise NotImplementedError
+
+
+class LobbyConsumer(PushingConsumer):
+    async def connect(self):
+        self.language = language_of(self.scope)
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.filters = LobbyFilterForm({k: v[0] for k, v in query.items() if k in ("variant", "table")}).filters()
+        await self.accept()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.push()
+        self.start_watchdog()
+
+    async def disconnect(self, code):
+        self.stop_watchdog()
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def lobby_update(self, event):
+        await self.push()
 
     def _render(self) -> str:
         user = self.scope.get("user")
@@ -60,13 +92,12 @@ class LobbyConsumer(AsyncWebsocketConsumer):
             return rendering.render_lobby_rooms(context, oob=True)
 
 
-class RoomConsumer(AsyncWebsocketConsumer):
+class RoomConsumer(PushingConsumer):
     room_pk: int | None = None
 
     async def connect(self):
         self.language = language_of(self.scope)
         self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.sent = ""
         self.room_pk = await read(self._find_room)()
         await self.accept()
         if self.room_pk is None:
@@ -78,6 +109,7 @@ class RoomConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
         await self.push()
+        self.start_watchdog()
 
     def _find_room(self) -> int | None:
         room = Room.objects.filter(code=self.code).first()
@@ -86,20 +118,12 @@ class RoomConsumer(AsyncWebsocketConsumer):
         return room.pk
 
     async def disconnect(self, code):
+        self.stop_watchdog()
         if self.room_pk is not None:
             await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
 
-    async def receive(self, text_data=None, bytes_data=None):
-        pass  # the room's buttons are forms posted over HTTP: nothing is read from this socket
-
     async def room_update(self, event):
         await self.push()
-
-    async def push(self):
-        html = await read(self._render)()
-        if html != self.sent:
-            self.sent = html
-            await self.send(html)
 
     def _render(self) -> str:
         user = self.scope.get("user")

@@ -9,7 +9,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import engine
-from rooms import services
+from rooms import publishing, services
 from rooms.consumers import CLOSE_NOT_IN_ROOM
 from tests.games import test_pushed_fragments as leak
 from tests.support.rooms import options
@@ -121,6 +121,18 @@ async def test_the_waiting_room_is_pushed_and_the_start_sends_everyone_to_the_ta
         assert f'href="/play/m/{match.public_id}/" data-room-go>The match has started' in frame
     await a.disconnect()
     await b.disconnect()
+
+
+async def test_a_lost_room_message_is_caught_up_by_the_idle_re_read(person, settings, monkeypatch):
+    settings.GAMES_SOCKET_WATCHDOG_S = 0.2
+    ana, bia = await call(person, "Ana"), await call(person, "Bia")
+    room = await call(services.create_room, ana, options(seats=2))
+    a = await connect(f"/ws/room/{room.code}/", ana)
+    await next_frame(a)
+    monkeypatch.setattr(publishing, "_send", lambda room_pk: None)  # every "room changed" is lost
+    await call(services.join_room, bia, room.code)
+    assert "data-room-go>The match has started" in await next_frame(a, timeout=3)
+    await a.disconnect()
 
 
 async def test_a_removed_player_is_sent_back_to_the_lobby(person):
