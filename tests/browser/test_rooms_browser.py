@@ -84,3 +84,33 @@ def test_a_private_room_by_invite_link_starts_by_itself_and_is_played_to_the_end
     assert room.match.status == Match.Status.FINISHED and max(room.match.score) >= 12
     for context in contexts:
         context.close()
+
+
+def test_quick_join_appears_live_in_another_lobby_and_one_click_fills_it(live_daphne, browser, make_user):
+    ana, bia = make_user("Rapida"), make_user("Atenta")
+    contexts = [browser.new_context(locale="pt-BR") for _ in range(2)]
+    for context, user in zip(contexts, (ana, bia), strict=True):
+        sign_in(context, live_daphne, user)
+    first, second = (context.new_page() for context in contexts)
+
+    second.goto(f"{live_daphne.url}/rooms/")
+    expect(second.locator("[data-no-rooms]")).to_be_visible()
+
+    # Ana quick-joins: nothing waits, so a room opens with her as chief.
+    first.goto(f"{live_daphne.url}/rooms/")
+    first.select_option(".quick-join select[name=variant]", "mineiro")
+    first.select_option(".quick-join select[name=table]", "2")
+    first.click("[data-action=quick-join]")
+    expect(first.locator("#room-seats [data-seat-user=Rapida]")).to_be_visible()
+
+    # Bia's lobby shows it without a reload; one click seats her and the match starts for both.
+    entry = second.locator(".room-entry", has_text="Rapida")
+    expect(entry).to_contain_text("Mineiro")
+    expect(entry).to_contain_text("1/2")
+    entry.locator("[data-action=join-room]").click()
+    for page in (first, second):
+        expect(page).to_have_url(re.compile(r"/play/m/[A-Za-z0-9_-]+/$"), timeout=10000)
+        expect(page.locator("#hand .card")).to_have_count(3)
+    assert first.url == second.url
+    for context in contexts:
+        context.close()
