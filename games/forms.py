@@ -22,6 +22,18 @@ class PlayForm(forms.Form):
     variant = forms.ChoiceField(
         label=_("Variant"), choices=[("paulista", "Paulista"), ("mineiro", "Mineiro")], initial="paulista"
     )
+    # Seed 002's Mineiro (issue 16); a Mineiro option, ignored for Paulista. Not required, so that
+    # choices remembered before it existed still validate (blank = classic).
+    mineiro_style = forms.ChoiceField(
+        label=_("Mineiro style"),
+        choices=[
+            ("classic", _("Classic (2, 4, 6, 10, 12)")),
+            ("online", _("Online (2, 4, 8, nine wins; two cards after a tied first round)")),
+        ],
+        initial="classic",
+        required=False,
+        help_text=_("Mineiro only; ignored for Paulista."),
+    )
     deck = forms.ChoiceField(
         label=_("Deck"),
         choices=[("dirty", _("Dirty (40 cards)")), ("clean", _("Clean (24/27 cards)"))],
@@ -77,6 +89,9 @@ class PlayForm(forms.Form):
                     "partnership": data["partnership"] if data["seats"] == 4 else False,
                     "face_down": face_down,
                     "all_tied": data["all_tied"],
+                    "mineiro_style": (data.get("mineiro_style") or "classic")
+                    if data["variant"] == "mineiro"
+                    else "classic",
                 }
             )
         except ValueError as exc:
@@ -101,6 +116,8 @@ def last_options(session) -> dict:
 def options_summary(options: dict) -> list[str]:
     """The choices in a few words for the quick-play button, e.g. ["Paulista", "1 against 1", "AI: Medium"]."""
     variant = dict(PlayForm.base_fields["variant"].choices).get(options.get("variant"), "")
+    if options.get("variant") == "mineiro" and options.get("mineiro_style") == "online":
+        variant = _("Online Mineiro")
     if options.get("mode") == "tournament":
         return [str(variant), str(_("Tournament"))]
     if str(options.get("seats")) != "4":

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.rules import LADDERS, RAISE_NAMES
+from games.engine.rules import RAISE_NAMES, stake_ladder
 
 # The calls are the game's own words; players shout them in Portuguese whatever their language.
 RAISE_CALLS = {"truco": "Truco!", "six": "Seis!", "nine": "Nove!", "ten": "Dez!", "twelve": "Doze!"}
@@ -22,6 +22,13 @@ HAND_REASONS = {
     "all_tied_dealer": _("all tied: dealer's side"),
     "all_tied_nobody": _("all tied: nobody scores"),
     "eleven_refused": _("the hand was refused"),
+}
+# Online Mineiro: after a tied round 1 the double play's face-up cards are round 2, its hidden ones round 3.
+DOUBLE_PLAY_REASONS = {
+    "tie_then_round2": _("round 1 tied: the face-up cards decided"),
+    "ties_then_round3": _("the face-up cards tied: the hidden cards decided"),
+    "all_tied_dealer": _("the hidden cards tied too: dealer's side"),
+    "all_tied_nobody": _("the hidden cards tied too: nobody scores"),
 }
 SUITS = {"C": "♣", "H": "♥", "S": "♠", "D": "♦"}
 SUIT_NAMES = {"C": _("clubs"), "H": _("hearts"), "S": _("spades"), "D": _("diamonds")}
@@ -41,11 +48,22 @@ def card_face(code: str | None) -> dict | None:
     }
 
 
-def ran_from_call(variant: str, points: int) -> str:
+def is_online_mineiro(rules: dict) -> bool:
+    return rules.get("variant") == "mineiro" and rules.get("mineiro_style") == "online"
+
+
+def raise_wins_match(rules: dict, name: str | None) -> bool:
+    """Online Mineiro's nine is worth the match, not a number of points."""
+    return is_online_mineiro(rules) and name == "nine"
+
+
+def ran_from_call(rules: dict, points: int) -> str:
     """The call the losing side ran from, given the points the hand was worth before it."""
-    ladder = LADDERS[variant]
+    online = is_online_mineiro(rules)
+    ladder = stake_ladder(rules["variant"], rules.get("mineiro_style", "classic"), rules.get("target", 12))
+    names = RAISE_NAMES["online" if online else rules["variant"]]
     try:
-        return RAISE_CALLS[RAISE_NAMES[variant][ladder.index(points) + 1]]
+        return RAISE_CALLS[names[ladder.index(points) + 1]]
     except (ValueError, IndexError, KeyError):
         return RAISE_CALLS["truco"]
 

@@ -84,6 +84,9 @@ def scoreboard_context(
         "target": view["target"],
         "raise_call": p.RAISE_CALLS.get(next_raise["name"]) if next_raise else None,
         "raise_value": next_raise["value"] if next_raise else None,
+        "raise_wins_match": bool(next_raise) and p.raise_wins_match(view["rules"], next_raise["name"]),
+        "stake_wins_match": p.is_online_mineiro(view["rules"]) and view["stake"] == view["target"],
+        "online_mineiro": p.is_online_mineiro(view["rules"]),
         "iron_hand": view["iron_hand"],
         "hand_of_eleven": view["hand_of_eleven"],
         "variant": view["rules"]["variant"],
@@ -130,14 +133,22 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
     """`_hand.html`: the viewer's name and cards (the playable ones as buttons), partners' cards in a hand of eleven."""
     names = _names(seats)
     legal = view["legal_actions"]
-    playable = {a["card"] for a in legal if a["do"] == "play"}
+    playable = {a["card"] for a in legal if a["do"] == "play" and "card" in a}
     me = view["seat"]
     return {
         "viewer_seat": me,
         "me": _players(view, seats)[me] if me is not None else None,
         "version": version,
         "hand": [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]],
-        "can_face_down": any(a["do"] == "play" and a["face_down"] for a in legal),
+        "can_face_down": any(a["do"] == "play" and a.get("face_down") for a in legal),
+        # Online Mineiro's double round: one button per way to lay the two cards (face up, hidden beneath).
+        "double_plays": [
+            {"up": p.card_face(a["cards"][0]), "down": p.card_face(a["cards"][1])}
+            for a in legal
+            if a["do"] == "play" and "cards" in a
+        ],
+        "double_round": view.get("double_round", False),
+        "hand_of_ten_rule": view.get("double_round", False) and view["hand_kind"] == "eleven",
         "partner_hands": [
             {"name": names[int(s)], "cards": [p.card_face(c) for c in cards]}
             for s, cards in view["partner_hands"].items()
@@ -163,11 +174,13 @@ def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict
             "call": p.RAISE_CALLS.get(pending["name"]),
             "by": names[pending["seat"]],
             "mine": pending["side"] == view["side"],
+            "wins_match": p.raise_wins_match(view["rules"], pending["name"]),
         },
         "deciding_eleven": deciding_eleven,
         "can_raise": "raise" in legal_kinds and not deciding_eleven,
         "raise_call": p.RAISE_CALLS.get(next_raise["name"]) if next_raise else None,
         "raise_value": next_raise["value"] if next_raise else None,
+        "raise_wins_match": bool(next_raise) and p.raise_wins_match(view["rules"], next_raise["name"]),
         "can_accept": "accept" in legal_kinds and not deciding_eleven,
         "can_run": "run" in legal_kinds and not deciding_eleven,
     }
@@ -252,7 +265,12 @@ def announce_context(view: dict, seats: list[SeatFacts]) -> dict:
         "last_hand": _last_hand_summary(view, names) if not view["trick"] and not view["rounds"] else None,
         "pending": pending
         and pending["side"] != view["side"]
-        and {"by": names[pending["seat"]], "call": p.RAISE_CALLS.get(pending["name"]), "value": pending["value"]},
+        and {
+            "by": names[pending["seat"]],
+            "call": p.RAISE_CALLS.get(pending["name"]),
+            "value": pending["value"],
+            "wins_match": p.raise_wins_match(view["rules"], pending["name"]),
+        },
         "deciding_eleven": bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds),
         "variant": view["rules"]["variant"],
         "my_turn": me is not None and me in view["seats_to_act"],
@@ -393,6 +411,11 @@ def _plays(view: dict, names: dict[int, str], plays: list[dict]) -> list[dict]:
             "face_down": play["face_down"],
             "name": names[play["seat"]],
             "mine": play["seat"] == view["seat"],
+            # Online Mineiro's double play: the card beneath, shown only when the view shows it
+            # (to its owner, or once the rules turned it up); a face-up card that lost its value.
+            "double": play.get("double", False),
+            "hidden_face": p.card_face(play.get("hidden")),
+            "lost_value": play.get("lost_value", False),
         }
         for play in plays
     ]
@@ -420,8 +443,10 @@ def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
         losers = [s for s in range(len(view["score"])) if s != last["winner_side"]]
         why = _("%(side)s ran from %(call)s") % {
             "side": _side_label(view, names, losers[0]) if len(losers) == 1 else _("the others"),
-            "call": p.ran_from_call(view["rules"]["variant"], last["points"]),
+            "call": p.ran_from_call(view["rules"], last["points"]),
         }
+    elif any(play.get("double") for r in last["rounds"] for play in r["plays"]):
+        why = str(p.DOUBLE_PLAY_REASONS.get(last["reason"]) or p.HAND_REASONS.get(last["reason"], last["reason"]))
     else:
         why = str(p.HAND_REASONS.get(last["reason"], last["reason"]))
     return {

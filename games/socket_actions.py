@@ -42,6 +42,12 @@ def parse_socket_action(text_data: str | None, bytes_data: bytes | None = None) 
     payload = {"do": message.get("do")}
     if message.get("card") is not None:
         payload["card"] = message["card"]
+    # Online Mineiro's double play: the button sends its two cards as "up" and "down" (plain strings
+    # survive every way htmx builds the message); a script may send "cards" as the engine takes it.
+    if message.get("up") is not None or message.get("down") is not None:
+        payload["cards"] = [message.get("up"), message.get("down")]
+    elif message.get("cards") is not None:
+        payload["cards"] = message["cards"]
     # The face-down checkbox arrives as "1" when ticked (and is absent when not).
     face_down = message.get("face_down", False)
     payload["face_down"] = face_down in TICKED if payload["do"] == "play" else bool(face_down)

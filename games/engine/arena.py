@@ -62,7 +62,8 @@ def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int) -> dict:
 
 def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
     n = result["matches"]
-    setup = f"{rules.seats} seats, {rules.variant}, {rules.deck} deck" + (
+    variant = "online mineiro" if rules.mineiro_style == "online" else rules.variant
+    setup = f"{rules.seats} seats, {variant}, {rules.deck} deck" + (
         ", partnership" if rules.partnership else (", no partnership" if rules.seats == 4 else "")
     )
     lines = [f"arena: {a} (A) vs {b} (B), {n} matches, {setup}"]
@@ -87,6 +88,9 @@ def main(argv=None) -> int:
     parser.add_argument("--variant", choices=("paulista", "mineiro"), default="paulista")
     parser.add_argument("--deck", choices=("dirty", "clean"), default="dirty")
     parser.add_argument(
+        "--mineiro-style", choices=("classic", "online"), default="classic", help="Mineiro only (docs/engine.md)"
+    )
+    parser.add_argument(
         "--partnership",
         action=argparse.BooleanOptionalAction,
         default=None,
@@ -97,7 +101,13 @@ def main(argv=None) -> int:
     if args.matches < 1:
         parser.error("--matches must be at least 1")
     try:
-        rules = RuleSet(variant=args.variant, deck=args.deck, seats=args.seats, partnership=args.partnership)
+        rules = RuleSet(
+            variant=args.variant,
+            deck=args.deck,
+            seats=args.seats,
+            partnership=args.partnership,
+            mineiro_style=args.mineiro_style,
+        )
     except ValueError as error:
         parser.error(str(error))
     result = run_arena(rules, args.a, args.b, args.matches, args.seed)

@@ -19,6 +19,7 @@ from .state import (
     IllegalAction,
     MatchState,
     _blank,
+    double_play,
     encode_deal,
     strengths_for,
 )
@@ -100,6 +101,7 @@ def _deal(state: MatchState, events: list) -> None:
     state.vira = vira
     state.strength = strengths_for(t, vira)
     state.trick = ()
+    state.hidden = ()
     state.rounds = ()
     state.leader = state.turn = (state.dealer + 1) % n
     state.level = 0
@@ -161,6 +163,12 @@ def _ordered_after(t, seat: int, seats) -> tuple[int, ...]:
     return tuple(sorted(seats, key=lambda s: (s - seat - 1) % n))
 
 
+def in_double_round(state: MatchState) -> bool:
+    """Online Mineiro, round 2 after a tied round 1: every seat plays two cards at once."""
+    rounds = state.rounds
+    return state.facts.online and len(rounds) == 1 and rounds[0][0] == TIE
+
+
 def seats_to_act(state: MatchState) -> list[int]:
     """Seats that may act now, in the order the table expects them."""
     if state.over:
@@ -188,9 +196,13 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
     if seat != state.turn:
         return []
     hand = state.hands[seat]
-    actions = [PLAY[c] for c in hand]
-    if t.face_down and state.rounds:
-        actions += [PLAY_DOWN[c] for c in hand]
+    if t.online and in_double_round(state):  # the cheap test first: this is the hot path
+        # Both remaining cards at once: either one face up, the other face down beneath it.
+        actions = [double_play(up, down) for up in hand for down in hand if up != down]
+    else:
+        actions = [PLAY[c] for c in hand]
+        if t.face_down and state.rounds:
+            actions += [PLAY_DOWN[c] for c in hand]
     if state.kind == "normal" and state.level < t.top_level and state.last_raise_side != t.side_of[seat]:
         actions.append(RAISE)
     return actions
@@ -244,6 +256,9 @@ def _play(state, t, seat, action):
     hand = state.hands[seat]
     if card is None or card not in hand:
         raise IllegalAction(f"card {action.card!r} is not in seat {seat}'s hand")
+    double = t.online and in_double_round(state)
+    if double or action.hidden is not None:
+        return _play_double(state, t, seat, action, card, hand, double)
     down = action.face_down
     if down:
         if not t.face_down:
@@ -269,10 +284,76 @@ def _play(state, t, seat, action):
     return new, events
 
 
-def _finish_round(new, t, trick, round_number, events):
-    strength = new.strength
+def _play_double(state, t, seat, action, card, hand, double):
+    """Online Mineiro's double play: ``card`` face up, ``action.hidden`` face down beneath it."""
+    if not double:
+        raise IllegalAction(
+            "two cards at once are played only in online Mineiro, in the round after a tied first round"
+        )
+    if action.hidden is None or action.face_down:
+        raise IllegalAction(
+            "after a tied first round each seat plays its two cards at once: one face up, one face down beneath it"
+        )
+    hidden = CARD_INDEX.get(action.hidden)
+    if hidden is None or hidden not in hand or hidden == card:
+        raise IllegalAction(f"card {action.hidden!r} is not in seat {seat}'s hand")
+    new = state.copy()
+    hands = list(state.hands)
+    hands[seat] = ()
+    new.hands = tuple(hands)
+    trick = state.trick + ((seat, card, False),)
+    new.hidden = state.hidden + ((seat, hidden),)
+    # The hidden card's identity stays in the state until it is revealed.
+    events = [
+        {"type": "card_played", "seat": seat, "round": 2, "card": action.card, "face_down": False, "double": True}
+    ]
+    if len(trick) < t.seats:
+        new.trick = trick
+        new.turn = (seat + 1) % t.seats
+        return new, events
+    _finish_double_round(new, t, trick, events)
+    return new, events
+
+
+def lost_value_seats(state, trick, hidden) -> tuple[int, ...]:
+    """Seats whose face-up card loses its value: in a hand of ten it must not be lower than the
+    card hidden beneath it (seed 002; equal cards keep their value, docs/engine.md)."""
+    if state.kind != "eleven":
+        return ()
+    strength = state.strength
+    beneath = dict(hidden)
+    return tuple(seat for seat, card, _ in trick if strength[card] < strength[beneath[seat]])
+
+
+def _finish_double_round(new, t, trick, events):
+    """The face-up cards are round 2; if they tie, the hidden ones are shown and are round 3."""
+    lost = lost_value_seats(new, trick, new.hidden)
+    beneath = dict(new.hidden)
+    for seat in lost:  # shown, so that everyone sees why the face-up card counts for nothing
+        card = next(c for s, c, _ in trick if s == seat)
+        events.append(
+            {
+                "type": "card_lost_value",
+                "seat": seat,
+                "card": CARD_NAMES[card],
+                "hidden": CARD_NAMES[beneath[seat]],
+            }
+        )
+    scored = tuple((seat, card, seat in lost) for seat, card, _ in trick)
+    decided = _finish_round(new, t, trick, 2, events, scored=scored)
+    if decided:
+        return
+    revealed = tuple((seat, beneath[seat], False) for seat, _, _ in trick)
+    events.append(
+        {"type": "hidden_revealed", "plays": [{"seat": seat, "card": CARD_NAMES[c]} for seat, c, _ in revealed]}
+    )
+    _finish_round(new, t, revealed, 3, events)
+
+
+def _round_winner(t, strength, plays):
+    """(winner side, winner seat), both TIE for a tied round; face-down plays count for nothing."""
     best = FACE_DOWN_STRENGTH
-    for _, card, down in trick:
+    for _, card, down in plays:
         s = FACE_DOWN_STRENGTH if down else strength[card]
         if s > best:
             best = s
@@ -280,7 +361,7 @@ def _finish_round(new, t, trick, round_number, events):
     winner_side = TIE
     if best != FACE_DOWN_STRENGTH:  # all face down: the round ties
         side_of = t.side_of
-        for seat, card, down in trick:
+        for seat, card, down in plays:
             if not down and strength[card] == best:
                 side = side_of[seat]
                 if winner_seat == TIE:
@@ -288,6 +369,13 @@ def _finish_round(new, t, trick, round_number, events):
                 elif side != winner_side:  # equal top cards of different sides
                     winner_seat = winner_side = TIE
                     break
+    return winner_side, winner_seat
+
+
+def _finish_round(new, t, trick, round_number, events, scored=None):
+    """Score the round (``scored``: the plays as they count, if not as they lie) and end the hand
+    when §5 decides it; True when the hand is over."""
+    winner_side, winner_seat = _round_winner(t, new.strength, trick if scored is None else scored)
     new.rounds = rounds = new.rounds + ((winner_side, winner_seat, trick),)
     new.trick = ()
     if winner_side == TIE:
@@ -307,9 +395,20 @@ def _finish_round(new, t, trick, round_number, events):
     outcome = hand_outcome([r[0] for r in rounds], t.all_tied_dealer, t.side_of[new.dealer])
     if outcome is None:
         new.leader = new.turn = leader
-        return
+        return False
     side, reason = outcome
-    _finish_hand(new, t, side, new.stake if side is not None else 0, reason, events)
+    _finish_hand(new, t, side, _won_points(new, t, side), reason, events)
+    return True
+
+
+def _won_points(new, t, side):
+    """What winning the hand by its cards scores: the stake, or in online Mineiro after an
+    accepted nine, what the winner lacks to reach the target (the nine wins the match)."""
+    if side is None:
+        return 0
+    if t.top_wins_match and new.level == t.top_level:
+        return max(t.target - new.score[side], 0)
+    return new.stake
 
 
 def hand_outcome(results, all_tied_dealer: bool, dealer_side: int):
@@ -356,6 +455,10 @@ def _finish_hand(new, t, side, points, reason, events):
         for i, (ws, wseat, plays) in enumerate(new.rounds)
     ]
     unfinished = [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in new.trick]
+    if new.hidden:
+        _mark_double_plays(new, rounds, unfinished)
+        if len(new.rounds) == 3:  # revealed: they lie face up as round 3 now
+            new.hidden = ()
     if side is None:
         events.append({"type": "hand_void", "hand_number": new.hand_number, "reason": reason})
     else:
@@ -393,6 +496,23 @@ def _finish_hand(new, t, side, points, reason, events):
         return
     new.dealer = (new.dealer + 1) % t.seats
     _deal(new, events)
+
+
+def _mark_double_plays(new, rounds, unfinished):
+    """The summary's double plays: ``double``, ``lost_value``, and ``hidden`` only once shown
+    (the face-up cards tied, or this seat's face-up card lost its value); else null."""
+    if len(rounds) >= 2:
+        plays, trick = rounds[1]["plays"], new.rounds[1][2]
+        lost = set(lost_value_seats(new, trick, new.hidden))
+        shown = len(rounds) == 3
+    else:  # a raise run from in the middle of the double round: nothing was shown
+        plays, lost, shown = unfinished, set(), False
+    beneath = dict(new.hidden)
+    for play in plays:
+        seat = play["seat"]
+        play["double"] = True
+        play["lost_value"] = seat in lost
+        play["hidden"] = CARD_NAMES[beneath[seat]] if (shown or seat in lost) and seat in beneath else None
 
 
 def _raise_stake(state, t, seat):

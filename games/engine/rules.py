@@ -12,13 +12,26 @@ from functools import lru_cache
 VARIANTS = ("paulista", "mineiro")
 DECKS = ("dirty", "clean")
 ALL_TIED = ("dealer", "nobody")
+# Mineiro house rule (seed 002's online Mineiro, docs/engine.md "Online Mineiro"): its own ladder
+# and the double play after a tied first round.  "classic" is the rule book's Mineiro.
+MINEIRO_STYLES = ("classic", "online")
 
 # Stake ladders (RULES §6): base, truco, six, nine/ten, twelve.
 LADDERS = {"paulista": (1, 3, 6, 9, 12), "mineiro": (2, 4, 6, 10, 12)}
 RAISE_NAMES = {
     "paulista": (None, "truco", "six", "nine", "twelve"),
     "mineiro": (None, "truco", "six", "ten", "twelve"),
+    "online": (None, "truco", "six", "nine"),
 }
+# Online Mineiro: truco 4, six 8, and nine wins the match (its top value is the target itself).
+ONLINE_LADDER = (2, 4, 8)
+
+
+def stake_ladder(variant: str, mineiro_style: str = "classic", target: int = 12) -> tuple[int, ...]:
+    """The values a hand can be worth, base first; online Mineiro's last one (nine) is the whole target."""
+    if variant == "mineiro" and mineiro_style == "online":
+        return (*ONLINE_LADDER, target)
+    return LADDERS[variant]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +45,7 @@ class RuleSet:
     face_down: bool | None = None
     all_tied: str = "dealer"
     target: int = 12
+    mineiro_style: str = "classic"
 
     def __post_init__(self):
         if self.variant not in VARIANTS:
@@ -52,6 +66,10 @@ class RuleSet:
             raise ValueError(f"face_down must be true or false, not {self.face_down!r}")
         if self.all_tied not in ALL_TIED:
             raise ValueError(f"all_tied must be one of {ALL_TIED}, not {self.all_tied!r}")
+        if self.mineiro_style not in MINEIRO_STYLES:
+            raise ValueError(f"mineiro_style must be one of {MINEIRO_STYLES}, not {self.mineiro_style!r}")
+        if self.mineiro_style != "classic" and self.variant != "mineiro":
+            raise ValueError("mineiro_style 'online' needs the mineiro variant")
         base = LADDERS[self.variant][0]
         if type(self.target) is not int or not base < self.target <= 1000:
             raise ValueError(f"target must be a whole number above {base} (and at most 1000), not {self.target!r}")
@@ -95,6 +113,8 @@ class RuleFacts:
         "deck",
         "face_down",
         "all_tied_dealer",
+        "online",
+        "top_wins_match",
     )
 
     def __init__(self, rules: RuleSet):
@@ -103,8 +123,12 @@ class RuleFacts:
         self.side_of = tuple(s % 2 for s in range(n)) if rules.partnership else tuple(range(n))
         self.sides = max(self.side_of) + 1
         self.side_seats = tuple(tuple(s for s in range(n) if self.side_of[s] == side) for side in range(self.sides))
-        self.ladder = LADDERS[rules.variant]
-        self.raise_names = RAISE_NAMES[rules.variant]
+        # Online Mineiro (seed 002): its own ladder, the double play after a tied round 1, and the
+        # hand-of-ten rule on it; its top raise (nine) wins the match instead of adding points.
+        self.online = rules.mineiro_style == "online"
+        self.top_wins_match = self.online
+        self.ladder = stake_ladder(rules.variant, rules.mineiro_style, rules.target)
+        self.raise_names = RAISE_NAMES["online" if self.online else rules.variant]
         self.top_level = len(self.ladder) - 1
         self.base = self.ladder[0]
         # A hand of eleven/ten is worth the truco value (3 / 4); refusing it gives the base.

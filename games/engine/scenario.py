@@ -34,7 +34,7 @@ def _check_actions(actions, seats: int) -> list[tuple[int, Action]]:
         if type(seat) is not int or not 0 <= seat < seats:
             raise Malformed(f"action {index}: seat must be a seat number from 0 to {seats - 1}")
         try:
-            if item.get("do") == "play":
+            if item.get("do") == "play" and "cards" not in item:
                 parse_card(item.get("card"))
             action = Action.from_dict({k: v for k, v in item.items() if k != "seat"})
         except ValueError as error:

@@ -34,15 +34,21 @@ class IllegalAction(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """What a seat does: ``play`` (a card, maybe face down), ``raise``, ``accept`` or ``run``."""
+    """What a seat does: ``play`` (a card, maybe face down), ``raise``, ``accept`` or ``run``.
+
+    A double play (online Mineiro, the round after a tied first round) is a ``play`` of ``card``
+    face up with ``hidden`` face down beneath it; ``hidden`` is None for every other play.
+    """
 
     kind: str
     card: str | None = None
     face_down: bool = False
+    hidden: str | None = None
 
     @classmethod
     def from_dict(cls, data) -> Action:
-        """From ``{"do": ..., "card": ..., "face_down": ...}``; ValueError if malformed."""
+        """From ``{"do": ..., "card": ..., "face_down": ...}`` or ``{"do": "play", "cards": [up, down]}``;
+        ValueError if malformed."""
         if not isinstance(data, dict):
             raise ValueError('an action must be an object like {"do": "play", "card": "4C"}')
         kind = data.get("do")
@@ -51,6 +57,18 @@ class Action:
         face_down = data.get("face_down", False)
         if not isinstance(face_down, bool):
             raise ValueError(f"face_down must be true or false, not {face_down!r}")
+        cards = data.get("cards")
+        if cards is not None:
+            if kind != "play":
+                raise ValueError(f"a {kind} action takes no card")
+            if not isinstance(cards, list) or len(cards) != 2:
+                raise ValueError('"cards" must list two cards: [face up, face down beneath it]')
+            if data.get("card") is not None or face_down:
+                raise ValueError('a double play gives its two cards in "cards" only (no "card", no "face_down")')
+            up, down = parse_card(cards[0]), parse_card(cards[1])
+            if up == down:
+                raise ValueError("a double play needs two different cards")
+            return cls("play", cards[0], False, cards[1])
         if kind == "play":
             parse_card(data.get("card"))
             return cls("play", data["card"], face_down)
@@ -60,6 +78,8 @@ class Action:
 
     def to_dict(self) -> dict:
         if self.kind == "play":
+            if self.hidden is not None:
+                return {"do": "play", "cards": [self.card, self.hidden]}
             return {"do": "play", "card": self.card, "face_down": self.face_down}
         return {"do": self.kind}
 
@@ -69,6 +89,15 @@ RAISE, ACCEPT, RUN = _SIMPLE["raise"], _SIMPLE["accept"], _SIMPLE["run"]
 # One Action object per card, so listing legal actions allocates nothing but the list.
 PLAY = tuple(Action("play", name, False) for name in CARD_NAMES)
 PLAY_DOWN = tuple(Action("play", name, True) for name in CARD_NAMES)
+# Double plays, built on first use: (up, down) -> Action.
+_DOUBLES: dict = {}
+
+
+def double_play(up: int, down: int) -> Action:
+    action = _DOUBLES.get((up, down))
+    if action is None:
+        action = _DOUBLES[(up, down)] = Action("play", CARD_NAMES[up], False, CARD_NAMES[down])
+    return action
 
 
 def strengths_for(facts, vira: int) -> tuple[int, ...]:
@@ -82,7 +111,9 @@ class MatchState:
 
     Cards are ints (see cards.py).  ``rounds`` holds finished rounds of this hand as
     ``(winner_side or -1, winner_seat or -1, plays)``; ``trick`` the plays (the cards) of the round under
-    way as ``(seat, card, face_down)``; ``pending`` a raise waiting for its answer as
+    way as ``(seat, card, face_down)``; ``hidden`` the face-down cards of a double play under way
+    (online Mineiro) as ``(seat, card)``, beneath that seat's face-up card in ``trick``;
+    ``pending`` a raise waiting for its answer as
     ``(asking_seat, asked_level, answer_seats)``; ``deciding`` the sides still to decide a
     hand of eleven/ten, first one deciding now.
     """
@@ -100,6 +131,7 @@ class MatchState:
         "vira",
         "strength",
         "trick",
+        "hidden",
         "rounds",
         "leader",
         "turn",
@@ -128,6 +160,7 @@ class MatchState:
         new.vira = self.vira
         new.strength = self.strength
         new.trick = self.trick
+        new.hidden = self.hidden
         new.rounds = self.rounds
         new.leader = self.leader
         new.turn = self.turn
@@ -232,6 +265,7 @@ def to_json(state: MatchState) -> dict:
         "stock": _names(state.stock),
         "vira": CARD_NAMES[state.vira] if state.vira >= 0 else None,
         "trick": _plays_to_json(state.trick),
+        "hidden": [[seat, CARD_NAMES[card]] for seat, card in state.hidden],
         "rounds": [
             {"winner_side": side, "winner_seat": seat, "plays": _plays_to_json(plays)}
             for side, seat, plays in state.rounds
@@ -269,6 +303,8 @@ def from_json(data: dict) -> MatchState:
     state.vira = CARD_INDEX[data["vira"]] if data["vira"] is not None else -1
     state.strength = strengths_for(facts, state.vira)
     state.trick = _plays_from_json(data["trick"])
+    # States saved before online Mineiro have no "hidden" (migration 0005 adds it to stored ones).
+    state.hidden = tuple((seat, CARD_INDEX[card]) for seat, card in data.get("hidden", ()))
     state.rounds = tuple((r["winner_side"], r["winner_seat"], _plays_from_json(r["plays"])) for r in data["rounds"])
     state.leader = data["leader"]
     state.turn = data["turn"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from .cards import CARD_NAMES, MINEIRO_MANILHAS, RANKS, manilha_rank_for_vira
-from .match import TIE, legal_actions, seats_to_act
+from .match import TIE, in_double_round, legal_actions, seats_to_act
 from .state import MatchState
 
 
@@ -31,6 +31,15 @@ def _play_dict(play, viewer):
     seat, card, down = play
     shown = not down or seat == viewer  # a face-down card is known to its owner only
     return {"seat": seat, "card": CARD_NAMES[card] if shown else None, "face_down": down}
+
+
+def _trick_play_dict(play, viewer, beneath):
+    out = _play_dict(play, viewer)
+    seat = play[0]
+    if seat in beneath:  # a double play: the card beneath is its owner's secret until revealed
+        out["double"] = True
+        out["hidden"] = CARD_NAMES[beneath[seat]] if seat == viewer else None
+    return out
 
 
 def _manilhas(state, t):
@@ -92,7 +101,8 @@ def _view(state: MatchState, viewer) -> dict:
         "partner_hands": partner_hands,
         "cards_left": [len(h) for h in state.hands] if not over else [0] * t.seats,
         "round": len(state.rounds) + 1 if not over else None,
-        "trick": [_play_dict(p, viewer) for p in state.trick],
+        "trick": [_trick_play_dict(p, viewer, dict(state.hidden)) for p in state.trick],
+        "double_round": not over and in_double_round(state),
         "rounds": [
             {
                 "number": i + 1,

@@ -192,7 +192,7 @@ def test_the_play_pages_options_and_start_button_fit_without_scrolling(site_serv
         context, page = open_page(browser, site_server, size=size, language="pt-BR", user=user)
         page.goto(site_server.url + "/play/")
         controls = page.locator(".play-form select, [data-action=start-match]")
-        assert controls.count() == 10
+        assert controls.count() == 11
         for n in range(controls.count()):
             assert inside_viewport(page, controls.nth(n)), (size, signed, controls.nth(n).get_attribute("name"))
         context.close()

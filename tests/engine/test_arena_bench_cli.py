@@ -120,3 +120,16 @@ def test_bench_percentile_picks_the_median_and_the_tail():
     values = [i / 100 for i in range(100)]
     assert bench.percentile(values, 0.5) == 0.5
     assert bench.percentile(values, 0.99) == 0.99
+
+
+def test_arena_plays_online_mineiro_and_refuses_it_for_paulista(capsys):
+    assert (
+        arena.main(
+            ["--a", "hard", "--b", "easy", "--matches", "3", "--variant", "mineiro", "--mineiro-style", "online"]
+        )
+        == 0
+    )
+    assert "3 matches, 2 seats, online mineiro, dirty deck" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        arena.main(["--mineiro-style", "online", "--matches", "1"])
+    assert "needs the mineiro variant" in capsys.readouterr().err

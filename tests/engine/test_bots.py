@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Action, RuleSet, apply, new_match, seat_view, seats_to_act
-from games.engine.bots import BOT_LEVELS, choose_action
+from games.engine.bots import _BOTS, BOT_LEVELS, choose_action
+from games.engine.bots.reading import card_strengths
 from games.engine.bots.strategic import eleven_threshold
-from tests.engine.strategies import rulesets
+from tests.engine.strategies import online_mineiro_rulesets, rulesets
 
 
 def play_bots(rules, seed, levels, check=None):
@@ -281,3 +282,61 @@ def test_easy_calls_truco_in_most_matches_against_medium():
     for seed in range(20):
         play_bots(RuleSet(variant="paulista"), seed, ["easy", "medium"], check=count)
     assert len(raised) >= 20
+
+
+# --- online Mineiro (issue 16) --------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=online_mineiro_rulesets(),
+    seed=st.integers(0, 2**32),
+    levels=st.lists(st.sampled_from(BOT_LEVELS), min_size=4, max_size=4),
+)
+def test_every_bot_plays_online_mineiro_legally_without_the_safety_net(rules, seed, levels):
+    """Each bot's own choice is legal (choose_action's fall-back to the first legal action is
+    never needed), and no level but random ever hides a card stronger than its face-up one."""
+
+    def check(view, action):
+        chosen = _BOTS[levels[view["seat"]]](view, random.Random(seed))
+        assert chosen in view["legal_actions"]
+        if view["double_round"] and levels[view["seat"]] != "random" and "cards" in chosen:
+            st_ = card_strengths(tuple(view["manilhas"]))
+            up, down = chosen["cards"]
+            assert st_[up] >= st_[down]
+
+    state = play_bots(rules, seed, levels, check)
+    assert state.over
+
+
+def _double_round_view(level_hand=("3C", "4D"), other=("2H", "5S")):
+    rules = RuleSet(variant="mineiro", mineiro_style="online")
+    deal = {"hands": [["KC", *level_hand], ["KH", *other]]}
+    state = new_match(rules, 0, dealer=1, deals=[deal])
+    state, _ = apply(state, 0, Action("play", "KC"))
+    state, _ = apply(state, 1, Action("play", "KH"))  # round 1 tied: the double round
+    return seat_view(state, 0)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_bots_play_the_stronger_card_face_up_in_the_double_round(level):
+    view = _double_round_view()
+    assert view["double_round"]
+    assert sorted(map(str, view["legal_actions"])) == sorted(
+        map(str, [{"do": "play", "cards": ["3C", "4D"]}, {"do": "play", "cards": ["4D", "3C"]}, {"do": "raise"}])
+    )
+    action = choose_action(level, view, random.Random(1))
+    assert action.to_dict() in ({"do": "play", "cards": ["3C", "4D"]}, {"do": "raise"})
+    if action.kind == "play":
+        assert (action.card, action.hidden) == ("3C", "4D")
+
+
+@pytest.mark.parametrize("level", ["medium", "hard"])
+def test_a_hopeless_hand_runs_from_the_nine_that_would_lose_the_match(level):
+    rules = RuleSet(variant="mineiro", mineiro_style="online")
+    state = new_match(rules, 0, dealer=1, deals=[{"hands": [["4C", "7H", "AS"], ["4D", "5S", "6H"]]}])
+    for seat in (0, 1, 0):  # truco, six (raising back), nine
+        state, _ = apply(state, seat, Action("raise"))
+    view = seat_view(state, 1)
+    assert view["pending_raise"]["name"] == "nine" and view["pending_raise"]["value"] == 12
+    assert choose_action(level, view, random.Random(5)) == Action("run")

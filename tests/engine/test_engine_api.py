@@ -54,6 +54,7 @@ def test_ruleset_defaults_follow_the_rule_book():
         "face_down": True,
         "all_tied": "dealer",
         "target": 12,
+        "mineiro_style": "classic",
     }
     assert RuleSet(seats=4).partnership is True
     assert RuleSet(variant="mineiro").face_down is False
@@ -409,6 +410,7 @@ def test_view_keys_are_the_documented_ones():
         "cards_left",
         "round",
         "trick",
+        "double_round",
         "rounds",
         "score",
         "target",

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from games.engine import (
     Action,
     IllegalAction,
+    RuleSet,
     apply,
     from_json,
     legal_actions,
@@ -22,8 +23,8 @@ from games.engine import (
     to_json,
 )
 from games.engine.cards import CARD_NAMES, deck_cards
-from games.engine.rules import LADDERS
-from tests.engine.strategies import rulesets
+from games.engine.rules import facts_for
+from tests.engine.strategies import online_mineiro_rulesets, rulesets
 
 MAX_ACTIONS = 5000  # far above any real match; a void-hand loop would have to repeat ~500 times
 
@@ -33,10 +34,20 @@ seeds = st.integers(min_value=0, max_value=2**63)
 
 
 def every_action(state):
-    """All actions anyone could try: each card both ways plus raise/accept/run."""
+    """All actions anyone could try: each card both ways, each pair of a hand's cards as a double
+    play (and one with a card from elsewhere), plus raise/accept/run."""
+    doubles = [
+        Action("play", CARD_NAMES[up], False, CARD_NAMES[down])
+        for h in state.hands
+        for up in h
+        for down in h
+        if up != down
+    ]
+    doubles += [Action("play", CARD_NAMES[h[0]], False, "4C") for h in state.hands if h and CARD_NAMES[h[0]] != "4C"]
     return (
         [Action("play", name) for name in CARD_NAMES[:40:3]]
         + [Action("play", CARD_NAMES[c], down) for h in state.hands for c in h for down in (False, True)]
+        + doubles
         + [Action("raise"), Action("accept"), Action("run")]
     )
 
@@ -68,12 +79,24 @@ def test_random_legal_play_ends_the_match_with_a_winner(rules, seed):
 @SETTINGS
 @given(rules=rulesets(targets=(12, 12, 15)), seed=seeds)
 def test_every_card_exists_exactly_once_and_scores_grow_by_allowed_amounts(rules, seed):
+    check_cards_and_scores(rules, seed)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=online_mineiro_rulesets(targets=(12, 12, 15)), seed=seeds)
+def test_online_mineiro_keeps_every_card_and_scores_only_its_ladder_or_the_match(rules, seed):
+    check_cards_and_scores(rules, seed)
+
+
+def check_cards_and_scores(rules, seed):
     deck = sorted(deck_cards(rules.variant, rules.deck))
-    ladder = LADDERS[rules.variant]
-    allowed = set(ladder)  # hand values, run values (the ladder below), eleven value and refusal
+    facts = facts_for(rules)
+    # Hand values, run values (the ladder below), eleven value and refusal; online Mineiro's
+    # accepted nine instead gives the winner what it lacks to reach the target.
+    allowed = set(facts.ladder[:-1] if facts.top_wins_match else facts.ladder)
 
     def check(before, seat, action, state, events):
-        cards = [c for h in state.hands for c in h] + [c for _, c, _ in state.trick]
+        cards = [c for h in state.hands for c in h] + [c for _, c, _ in state.trick] + [c for _, c in state.hidden]
         cards += [c for _, _, plays in state.rounds for _, c, _ in plays] + list(state.stock)
         if state.vira >= 0:
             cards.append(state.vira)
@@ -81,10 +104,15 @@ def test_every_card_exists_exactly_once_and_scores_grow_by_allowed_amounts(rules
         grown = [b - a for a, b in zip(before.score, state.score, strict=True)]
         assert all(g >= 0 for g in grown)
         changed = [g for g in grown if g]
-        assert len(changed) <= 1 and all(g in allowed for g in changed)
+        assert len(changed) <= 1
         for event in events:
             if event["type"] == "hand_won":
-                assert event["points"] in allowed
+                won_the_match_by_nine = (
+                    facts.top_wins_match
+                    and before.level == facts.top_level
+                    and event["score"][event["side"]] == rules.target
+                )
+                assert event["points"] in allowed or won_the_match_by_nine
 
     play_randomly(new_match(rules, seed), random.Random(seed), check)
 
@@ -92,6 +120,40 @@ def test_every_card_exists_exactly_once_and_scores_grow_by_allowed_amounts(rules
 @settings(max_examples=30, deadline=None)
 @given(rules=rulesets(targets=(12, 12, 15)), seed=seeds)
 def test_legal_actions_are_exactly_what_apply_accepts_and_illegal_ones_change_nothing(rules, seed):
+    check_legal_is_what_apply_accepts(rules, seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=online_mineiro_rulesets(), seed=seeds)
+def test_online_mineiro_legal_actions_including_double_plays_are_what_apply_accepts(rules, seed):
+    check_legal_is_what_apply_accepts(rules, seed)
+
+
+def test_random_online_mineiro_matches_reach_double_rounds_and_reveals():
+    """The property runs above are only as good as what they reach: seeded random matches of
+    online Mineiro do play double rounds, reveal hidden cards and void face-up cards in hands of ten."""
+    seen = {"double": 0, "hidden_revealed": 0, "card_lost_value": 0}
+
+    def count(before, seat, action, state, events):
+        seen["double"] += action.hidden is not None
+        for event in events:
+            if event["type"] in seen:
+                seen[event["type"]] += 1
+
+    class CardsFirst(random.Random):
+        """Random cards, hands of ten played and raises accepted: more hands reach round 2."""
+
+        def choice(self, options):
+            plays = [a for a in options if isinstance(a, Action) and a.kind in ("play", "accept")]
+            return super().choice(plays or options)
+
+    for seed in range(150):
+        rules = RuleSet(variant="mineiro", mineiro_style="online", deck="clean", seats=2 + 2 * (seed % 2))
+        play_randomly(new_match(rules, seed), CardsFirst(seed), count)
+    assert seen["double"] > 100 and seen["hidden_revealed"] > 5 and seen["card_lost_value"] > 5, seen
+
+
+def check_legal_is_what_apply_accepts(rules, seed):
     chooser = random.Random(seed)
 
     def check(before, seat, action, state, events):
@@ -142,6 +204,16 @@ CARD_RE = re.compile(r'"([4567QJKA23][CHSD])"')
 @settings(max_examples=40, deadline=None)
 @given(rules=rulesets(targets=(12, 12, 15)), seed=seeds)
 def test_views_and_events_never_show_hidden_cards(rules, seed):
+    check_no_hidden_card_shows(rules, seed)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=online_mineiro_rulesets(), seed=seeds)
+def test_online_mineiro_never_shows_a_double_plays_hidden_card_before_it_is_revealed(rules, seed):
+    check_no_hidden_card_shows(rules, seed)
+
+
+def check_no_hidden_card_shows(rules, seed):
     def visible_cards(view):
         rest = {k: v for k, v in view.items() if k not in ("manilhas", "last_hand")}
         return set(CARD_RE.findall(json.dumps(rest)))
@@ -158,6 +230,10 @@ def test_views_and_events_never_show_hidden_cards(rules, seed):
             allowed = set(public) | set(view["hand"])
             allowed |= {CARD_NAMES[c] for _, c, down in state.trick if down and _ == viewer}
             allowed |= {CARD_NAMES[c] for _, _, plays in state.rounds for s, c, down in plays if down and s == viewer}
+            allowed |= {CARD_NAMES[c] for s, c in state.hidden if s == viewer}
+            for play in view["trick"]:
+                if play.get("double"):
+                    assert (play["hidden"] is not None) == (play["seat"] == viewer)
             if view["partner_hands"]:
                 assert state.kind == "eleven" and rules.partnership
                 for partner, cards in view["partner_hands"].items():
@@ -166,12 +242,20 @@ def test_views_and_events_never_show_hidden_cards(rules, seed):
             assert view["hand"] == [CARD_NAMES[c] for c in state.hands[viewer]] or state.over
             assert visible_cards(view) <= allowed
             if view["last_hand"]:
-                for rnd in view["last_hand"]["rounds"]:
+                rounds = view["last_hand"]["rounds"]
+                for rnd in rounds:
                     assert all(p["card"] is None for p in rnd["plays"] if p["face_down"])
+                    for p in rnd["plays"]:
+                        if p.get("double") and p["hidden"] is not None:  # shown only by the rules
+                            assert p["lost_value"] or len(rounds) == 3
+                for p in view["last_hand"]["unfinished_round"]:
+                    assert p.get("hidden") is None
         assert visible_cards(spectator_view(state)) <= public
         for event in events:
             if event["type"] == "card_played" and event["face_down"]:
                 assert "card" not in event
+            if event["type"] == "card_played":
+                assert "hidden" not in event
             for hand_key in ("hands", "hand", "stock"):
                 assert hand_key not in event
 

@@ -34,6 +34,7 @@ def test_play_page_offers_every_choice(client):
         "bot_level",
         "face_down",
         "all_tied",
+        "mineiro_style",
         "move_seconds",
     ):
         assert f'name="{name}"' in html

@@ -58,6 +58,7 @@ def allowed_for(state, seat: int) -> set[str]:
     if view["last_hand"]:
         plays += [p for r in view["last_hand"]["rounds"] for p in r["plays"]] + view["last_hand"]["unfinished_round"]
     allowed |= {p["card"] for p in plays if p["card"]}
+    allowed |= {p["hidden"] for p in plays if p.get("hidden")}  # online Mineiro: own, or shown by the rules
     return allowed - {None}
 
 
@@ -67,12 +68,23 @@ def hidden_from(state, seat: int) -> set[str]:
     hidden |= {CARD_NAMES[c] for c in state.stock}
     plays = list(state.trick) + [p for r in state.rounds for p in r[2]]
     hidden |= {CARD_NAMES[c] for s, c, down in plays if down and s != seat}
-    return hidden - allowed_for(state, seat)
+    hidden = hidden - allowed_for(state, seat)
+    if not state.over:
+        # Beneath others' double plays (online Mineiro), judged by the state, not by the view: until
+        # the hand ends nothing may show them (they are shown only as the hand ends).
+        # (Mineiro's four manilhas are printed on every table, and the last hand's summary shows
+        # that hand's cards, dealt again since: neither proves anything either way.)
+        public = set(engine.seat_view(state, seat)["manilhas"])
+        if state.last_hand:
+            plays = [p for r in state.last_hand["rounds"] for p in r["plays"]] + state.last_hand["unfinished_round"]
+            public |= {p["card"] for p in plays} | {p.get("hidden") for p in plays}
+        hidden |= {CARD_NAMES[c] for s, c in state.hidden if s != seat} - public
+    return hidden
 
 
-def make_table(make_user, seats: int, *, variant="paulista", partnership=None, score=None, seed=1):
+def make_table(make_user, seats: int, *, variant="paulista", partnership=None, score=None, seed=1, **options):
     users = [make_user(f"P{n}_{seed}") for n in range(seats)]
-    rules = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership})
+    rules = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership, **options})
     match = create_match(
         rules=rules,
         seats=[SeatPlan(user=u, display_name=u.username) for u in users],
@@ -115,9 +127,19 @@ def page_of(client, match) -> str:
     return response.content.decode()
 
 
-async def drive(match, users, *, steps=400, seed=0, check_fragments=True):
-    """Play random legal moves for every seat; check each frame for leaks and seat 0's page rebuild."""
+def cards_first(rng, actions):
+    """A random card (or an accepted question) where there is one: more hands reach their later rounds."""
+    plays = [a for a in actions if a.kind in ("play", "accept")]
+    return rng.choice(plays or actions)
+
+
+async def drive(match, users, *, steps=400, seed=0, check_fragments=True, choose=None, seen=None):
+    """Play random legal moves for every seat; check each frame for leaks and seat 0's page rebuild.
+
+    ``choose(rng, legal)`` picks each action (default: uniformly); ``seen`` counts the frames sent
+    while a double play's hidden card lay on the table."""
     rng = random.Random(seed)
+    choose = choose or (lambda rng, actions: rng.choice(actions))
     comms, clients = await open_sockets(match, users)
     _, state, _ = await sync_to_async(load)(match)
     frames_checked = eleven_frames = 0
@@ -130,7 +152,7 @@ async def drive(match, users, *, steps=400, seed=0, check_fragments=True):
         if status != Match.Status.ACTIVE:
             break
         seat = engine.seats_to_act(state)[0]
-        action = rng.choice(engine.legal_actions(state, seat)).to_dict()
+        action = choose(rng, engine.legal_actions(state, seat)).to_dict()
         await sync_to_async(act)(match.public_id, seat, action, version)
         _, state, _ = await sync_to_async(load)(match)
         for n, comm in enumerate(comms):
@@ -139,6 +161,14 @@ async def drive(match, users, *, steps=400, seed=0, check_fragments=True):
             assert not leaked, f"seat {n} was sent hidden cards {leaked} at version {version + 1}"
             frames_checked += 1
             eleven_frames += state.kind == "eleven"
+            if seen is not None and state.hidden:
+                seen["hidden_on_table"] += 1
+                seen["double_plays_shown"] += frame.count("data-beneath=")
+                # The whole page too, as a reload would fetch it, for each seat.
+                whole = await sync_to_async(page_of)(clients[n], match)
+                leaked = cards_shown(whole) & hidden_from(state, n)
+                assert not leaked, f"seat {n}'s page showed hidden cards {leaked} at version {version + 1}"
+                seen["pages_checked"] += 1
             if n == 0 and check_fragments:
                 page = apply_oob(page, frame)
                 fresh = await sync_to_async(page_of)(clients[0], match)
@@ -186,6 +216,45 @@ async def test_no_frame_to_any_socket_shows_a_card_its_viewer_may_not_see(
     assert checked >= 2 * seats
     if score == [11, 3]:
         assert eleven_frames > 0
+
+
+SEEDS = [(40, 0), (41, 1), (42, 2), (43, 3)]
+
+
+@pytest.mark.parametrize(
+    "seats, partnership, score, check_fragments, games",
+    [
+        (2, None, None, True, SEEDS),
+        (4, True, None, False, SEEDS),
+        # (match seed, move seed) pairs whose hands of ten reach a double play (found by replaying the engine)
+        (2, None, [10, 4], False, [(41, 3), (43, 0), (54, 0)]),
+    ],
+    ids=["two-seats-pages-rebuilt", "four-seats-teams", "hand-of-ten"],
+)
+@pytest.mark.asyncio
+async def test_online_mineiro_never_sends_a_hidden_card_before_it_is_shown(
+    make_user, seats, partnership, score, check_fragments, games
+):
+    """Every frame to every seat, while double plays lie on the table: the card beneath another
+    seat's face-up card is never in it (its owner sees it; the pages rebuilt from the pushes match)."""
+    seen = {"hidden_on_table": 0, "double_plays_shown": 0, "pages_checked": 0}
+    total = 0
+    for match_seed, move_seed in games:
+        match, users = await sync_to_async(make_table)(
+            make_user,
+            seats,
+            variant="mineiro",
+            mineiro_style="online",
+            partnership=partnership,
+            score=score,
+            seed=match_seed,
+        )
+        checked, _ = await drive(
+            match, users, steps=600, seed=move_seed, check_fragments=check_fragments, choose=cards_first, seen=seen
+        )
+        total += checked
+    assert total >= 20
+    assert seen["hidden_on_table"] > 0 and seen["double_plays_shown"] > 0 and seen["pages_checked"] > 0, seen
 
 
 def test_leak_scanner_finds_a_card_in_a_frame():

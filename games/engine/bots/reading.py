@@ -227,3 +227,14 @@ def _hand_chance(results, chances, all_tied_dealer, dealer_side) -> float:
         if winner == MY_SIDE:
             total += weight
     return total
+
+
+def double_play(reading: Reading, legal) -> dict:
+    """Online Mineiro's double play: the stronger card face up, the weaker one hidden beneath.
+
+    The face-up cards decide the hand unless they tie, so the stronger card does the most good
+    face up; and in a hand of ten a face-up card lower than its hidden one would lose its value.
+    """
+    st = reading.strength
+    doubles = [a for a in legal if a["do"] == "play" and "cards" in a]
+    return max(doubles, key=lambda a: (st[a["cards"][0]] - st[a["cards"][1]], a["cards"][0]))

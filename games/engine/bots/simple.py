@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .reading import MY_SIDE, Reading, base_stake
+from .reading import MY_SIDE, Reading, base_stake, double_play
 
 # The easy bot raises so that a beginner gets trucos to answer: on a turn where it may raise the
 # hand for the first time, it calls truco with a plausible hand (a manilha, two cards of A and
@@ -38,6 +38,8 @@ def easy_bot(view: dict, rng: random.Random) -> dict:
         plausible = decent or (won_first and any(st[c] >= 7 for c in reading.hand))
         if rng.random() < (EASY_RAISE if plausible else EASY_BLUFF):
             return _pick(legal, "raise")
+    if view.get("double_round"):
+        return double_play(reading, legal)
     plays = [a for a in legal if a["do"] == "play" and not a["face_down"]]
     winners = [a for a in plays if st[a["card"]] > reading.trick_best]
     if reading.trick_best_side != MY_SIDE and winners:

@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from .reading import MY_SIDE, THEIR_SIDE, Reading, base_stake
+from ..rules import stake_ladder
+from .reading import MY_SIDE, THEIR_SIDE, Reading, base_stake, double_play
 
 
 class Judgement:
@@ -117,7 +118,7 @@ def _wants_to_raise(reading, rng, judgement) -> bool:
     stake, asked = view["stake"], view["next_raise"]["value"]
     if judgement.by_score:
         mine, theirs = _scores(reading)
-        mwp = match_chances(view["rules"]["variant"], view["target"])
+        mwp = match_chances(_ladder(view), view["target"])
         stay = p * mwp(mine + stake, theirs) + (1 - p) * mwp(mine, theirs + stake)
         taken = p * mwp(mine + asked, theirs) + (1 - p) * mwp(mine, theirs + asked)
         folds = mwp(mine + stake, theirs)
@@ -131,6 +132,12 @@ def _wants_to_raise(reading, rng, judgement) -> bool:
     return view["stake"] == base_stake(view) and len(reading.results) < 2 and p < 0.3 and rng.random() < judgement.bluff
 
 
+def _ladder(view) -> tuple[int, ...]:
+    """The stake ladder of this match (online Mineiro: 2, 4, 8 and the target, its nine)."""
+    rules = view["rules"]
+    return stake_ladder(rules["variant"], rules.get("mineiro_style", "classic"), view["target"])
+
+
 def _answer_raise(reading, legal, judgement):
     view = reading.view
     kinds = {a["do"] for a in legal}
@@ -139,7 +146,7 @@ def _answer_raise(reading, legal, judgement):
     stake, asked = view["stake"], pending["value"]
     if judgement.by_score:
         mine, theirs = _scores(reading)
-        mwp = match_chances(view["rules"]["variant"], view["target"])
+        mwp = match_chances(_ladder(view), view["target"])
         run = mwp(mine, theirs + stake)
         accept = p * mwp(mine + asked, theirs) + (1 - p) * mwp(mine, theirs + asked)
         if "raise" in kinds and p >= judgement.reraise_at:
@@ -157,7 +164,7 @@ def _answer_raise(reading, legal, judgement):
 
 
 def _next_value(view, asked):
-    ladder = (1, 3, 6, 9, 12) if view["rules"]["variant"] == "paulista" else (2, 4, 6, 10, 12)
+    ladder = _ladder(view)
     return ladder[min(ladder.index(asked) + 1, len(ladder) - 1)]
 
 
@@ -167,7 +174,7 @@ def _decide_hand_of_eleven(reading, legal, judgement):
     if judgement.by_score:
         eleven = view["hand_of_eleven"]
         mine, theirs = _scores(reading)
-        mwp = match_chances(view["rules"]["variant"], view["target"])
+        mwp = match_chances(_ladder(view), view["target"])
         play = p * mwp(mine + eleven["value"], theirs) + (1 - p) * mwp(mine, theirs + eleven["value"])
         run = mwp(mine, theirs + eleven["run_value"])
         return _only(legal, "accept" if play >= run else "run")
@@ -213,13 +220,13 @@ def eleven_threshold(variant: str, target: int, theirs: int) -> float:
 
 
 @lru_cache(maxsize=8)
-def match_chances(variant: str, target: int):
+def match_chances(ladder: tuple[int, ...], target: int):
     """mwp(mine, theirs): chance of winning the match from this score, hands won 50/50.
 
     A rough model (a hand is worth base, truco or six points; at the threshold it is worth
     the hand-of-eleven value) that is enough to know when points matter more than usual.
+    ``ladder`` is the match's stake ladder (``rules.stake_ladder``).
     """
-    ladder = (1, 3, 6, 9, 12) if variant == "paulista" else (2, 4, 6, 10, 12)
     base = ladder[0]
     threshold = target - base
     values = ((base, 0.5), (ladder[1], 0.35), (ladder[2], 0.15))
@@ -251,6 +258,8 @@ def match_chances(variant: str, target: int):
 
 def choose_card(reading: Reading, legal) -> dict:
     """The card to play now: lead strong, win cheaply, never waste a card on a settled round."""
+    if reading.view.get("double_round"):
+        return double_play(reading, legal)
     st = reading.strength
     hand = reading.hand  # weakest first
     face_down_ok = any(a["face_down"] for a in legal if a["do"] == "play")
