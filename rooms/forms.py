@@ -35,6 +35,16 @@ class CreateRoomForm(forms.Form):
     )
     variant = forms.ChoiceField(label=_("Variant"), choices=VARIANTS, initial="paulista")
     table = forms.ChoiceField(label=_("Players"), choices=TABLES, initial="2")
+    mineiro_style = forms.ChoiceField(
+        label=_("Mineiro style"),
+        choices=[
+            ("classic", _("Classic (2, 4, 6, 10, 12)")),
+            ("online", _("Online (2, 4, 8, nine wins; two cards after a tied first round)")),
+        ],
+        initial="classic",
+        required=False,
+        help_text=_("Mineiro only; ignored for Paulista."),
+    )
     deck = forms.ChoiceField(
         label=_("Deck"),
         choices=[("dirty", _("Dirty (40 cards)")), ("clean", _("Clean (24/27 cards)"))],
@@ -68,8 +78,14 @@ class CreateRoomForm(forms.Form):
                 self.add_error("password", _("Use at least 4 characters for the password."))
         face_down = {"": None, "on": True, "off": False}[data.get("face_down") or ""]
         try:
+            mineiro_style = (data.get("mineiro_style") or "classic") if data["variant"] == "mineiro" else "classic"
             data["rules"] = table_rules(
-                data["variant"], data["table"], deck=data["deck"], face_down=face_down, all_tied=data["all_tied"]
+                data["variant"],
+                data["table"],
+                deck=data["deck"],
+                face_down=face_down,
+                all_tied=data["all_tied"],
+                mineiro_style=mineiro_style,
             )
         except ValueError as exc:
             raise forms.ValidationError(str(exc)) from None

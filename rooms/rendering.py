@@ -25,8 +25,12 @@ def options_summary(room: Room) -> list[str]:
         players = _("2 against 2")
     else:
         players = _("4 players, each for themselves")
+    if room.variant == "paulista":
+        variant = "Paulista"
+    else:
+        variant = _("Online Mineiro") if rules.get("mineiro_style") == "online" else "Mineiro"
     words = [
-        "Paulista" if room.variant == "paulista" else "Mineiro",
+        variant,
         players,
         _("Dirty deck") if rules.get("deck") == "dirty" else _("Clean deck"),
     ]

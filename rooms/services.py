@@ -72,6 +72,9 @@ def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
                 seats=rules.seats,
                 partnership=rules.partnership,
             )
+            # Quick join plays the rule book's game: a room of online Mineiro (a house rule) is
+            # joined on purpose, from the lobby.
+            .exclude(rules__mineiro_style="online")
             .order_by("created_at", "pk")
             .first()
         )

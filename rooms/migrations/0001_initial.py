@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0005_alter_match_kind'),
+        ('games', '0006_match_kind_room'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -64,6 +64,18 @@ def test_the_home_page_lists_public_waiting_rooms(client, person):
     assert "1/4 seated" in section and "/rooms/r/" in section
 
 
+def test_an_online_mineiro_room_says_so_and_paulista_ignores_the_style(client, person):
+    ana, bia = person("Ana"), person("Bia")
+    base = {"visibility": "public", "table": "2", "deck": "dirty", "all_tied": "dealer", "move_seconds": "99"}
+    base["mode"] = "competitive"
+    signed_in(client, ana).post("/rooms/new/", {**base, "variant": "mineiro", "mineiro_style": "online"})
+    signed_in(client, bia).post("/rooms/new/", {**base, "variant": "paulista", "mineiro_style": "online"})
+    styles = {r.variant: r.rules["mineiro_style"] for r in Room.objects.all()}
+    assert styles == {"mineiro": "online", "paulista": "classic"}
+    _, html = page(client, "/rooms/", HTTP_ACCEPT_LANGUAGE="en")
+    assert "Online Mineiro" in html
+
+
 def test_creating_a_room_through_the_form(client, person):
     ana = person("Ana")
     response = signed_in(client, ana).post(

@@ -170,6 +170,13 @@ def test_quick_join_fills_the_oldest_waiting_room_with_those_options_then_opens_
     assert RoomSeat.objects.filter(room=older, left_at__isnull=True).count() == 2
 
 
+def test_quick_join_leaves_online_mineiro_rooms_to_those_who_pick_them(person):
+    ana, bia = person("Ana"), person("Bia")
+    online = engine.RuleSet(variant="mineiro", seats=2, mineiro_style="online")
+    room = services.create_room(ana, services.RoomOptions(rules=online))
+    assert services.quick_join(bia, engine.RuleSet(variant="mineiro", seats=2)) != room
+
+
 def test_quick_join_opens_a_public_room_when_none_waits(person):
     ana = person("Ana")
     room = services.quick_join(ana, engine.RuleSet(variant="mineiro", seats=2))
