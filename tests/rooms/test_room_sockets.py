@@ -11,8 +11,7 @@ from django.test import Client
 from games import engine
 from rooms import publishing, services
 from rooms.consumers import CLOSE_NOT_IN_ROOM
-from tests.games import test_pushed_fragments as leak
-from tests.support.rooms import options
+from tests.support.rooms import cards_shown, hidden_at_the_deal, options
 from truco_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -170,7 +169,8 @@ async def test_at_the_room_table_each_person_sees_only_their_own_cards(person):
         comm = await connect(f"/ws/match/{match.public_id}/", user)
         frame = await next_frame(comm)
         mine = seat_numbers[user.pk]
-        shown = leak.cards_shown(frame)
-        assert set(engine.seat_view(state, mine)["hand"]) <= shown
-        assert not shown & leak.hidden_from(state, mine)
+        shown = cards_shown(frame)
+        assert set(engine.seat_view(state, mine)["hand"]) <= shown  # the scanner sees cards
+        assert len(hidden_at_the_deal(state, mine)) >= 9  # three other hands at least
+        assert not shown & hidden_at_the_deal(state, mine)
         await comm.disconnect()
