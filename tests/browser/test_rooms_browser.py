@@ -82,6 +82,10 @@ def test_a_private_room_by_invite_link_starts_by_itself_and_is_played_to_the_end
             host.wait_for_timeout(100)
     room.match.refresh_from_db()
     assert room.match.status == Match.Status.FINISHED and max(room.match.score) >= 12
+    # The end of a room's match leads back to the rooms, not to the Play page against the AI.
+    for page in (host, guest):
+        expect(page.locator("#status [data-action=back-to-rooms]")).to_have_attribute("href", "/rooms/")
+        expect(page.locator("#status [data-action=play-again]")).to_have_count(0)
     for context in contexts:
         context.close()
 
