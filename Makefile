@@ -7,7 +7,7 @@ PORT   ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest clean
+.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest rebuild-stats seed-leaderboards bench-leaderboards clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -69,6 +69,18 @@ URL     ?= http://$(HOST):$(PORT)
 LOADTEST_ARGS ?=
 loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real sockets; needs `make run` in another terminal (same DATABASE_URL)
 	$(PY) manage.py loadtest_table --players $(PLAYERS) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
+
+rebuild-stats: venv ## recompute every player's statistics from the stored matches, the leaderboards' totals, and award achievements already reached
+	$(PY) manage.py rebuild_stats --rank-points --award
+
+PLAYERS_DATA ?= 100000
+AWARDS ?= 5000000
+seed-leaderboards: venv ## PostgreSQL only, on a database of its own: PLAYERS_DATA=100000 AWARDS=5000000 players and rank-point awards
+	$(PY) manage.py seed_leaderboards --players $(PLAYERS_DATA) --awards $(AWARDS)
+
+RUNS ?= 100
+bench-leaderboards: venv ## p50/p95 of every leaderboard page (RUNS=100), after seed-leaderboards; see docs/performance.md
+	$(PY) manage.py bench_leaderboards --runs $(RUNS)
 
 clean: ## remove the venv, the SQLite databases and collected static files
 	rm -rf $(VENV) db.sqlite3* test_db.sqlite3* staticfiles

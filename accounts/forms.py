@@ -76,6 +76,11 @@ class SignInForm(allauth_forms.LoginForm):
 class ProfileForm(forms.Form):
     display_name = DisplayNameField(label=_("Display name"), validators=display_name_validators)
     country = LazyTypedChoiceField(label=_("Country"), choices=[("", "—")] + list(countries), required=False)
+    public_stats = forms.BooleanField(
+        label=_("Show me on public leaderboards"),
+        help_text=_("When off, you appear on no public leaderboard and your public profile shows no statistics."),
+        required=False,
+    )
 
     def __init__(self, *args, user: User, **kwargs):
         self.user = user

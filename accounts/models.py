@@ -82,6 +82,13 @@ class Profile(models.Model):
     # uploaded image ("/media/..."). The shop writes it when an avatar is equipped, so accounts
     # never has to import the shop.
     avatar = models.CharField(_("avatar"), max_length=300, default=DEFAULT_AVATAR)
+    # Off: the player is on no public leaderboard and their public profile shows no statistics
+    # (their own pages still show everything).
+    public_stats = models.BooleanField(
+        _("show me on public leaderboards"),
+        default=True,
+        help_text=_("When off, you appear on no public leaderboard and your public profile shows no statistics."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

@@ -15,7 +15,7 @@ from .models import Profile, User
 from .signals import account_deleting, personal_data_requested
 
 
-def update_profile(user: User, *, display_name: str, country: str) -> None:
+def update_profile(user: User, *, display_name: str, country: str, public_stats: bool | None = None) -> None:
     """Save a new display name and country together (validation is the form's job).
 
     Raises ValidationError, changing nothing, if someone took the name (or a look-alike) since the form
@@ -29,7 +29,11 @@ def update_profile(user: User, *, display_name: str, country: str) -> None:
                 user.save(update_fields=["username"])
             profile, _created = Profile.objects.get_or_create(user=user)
             profile.country = country
-            profile.save(update_fields=["country", "updated_at"])
+            fields = ["country", "updated_at"]
+            if public_stats is not None:
+                profile.public_stats = public_stats
+                fields.append("public_stats")
+            profile.save(update_fields=fields)
     except IntegrityError as exc:
         user.username = previous
         raise ValidationError(_("That display name is already taken."), code="display_name_taken") from exc
@@ -57,6 +61,7 @@ def export_personal_data(user: User) -> dict[str, Any]:
             "country": str(profile.country.code) if profile.country else "",
             "country_name": str(profile.country.name) if profile.country else "",
             "avatar": profile.avatar,
+            "public_stats": profile.public_stats,
             "created_at": _iso(profile.created_at),
             "updated_at": _iso(profile.updated_at),
         },

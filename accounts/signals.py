@@ -3,9 +3,12 @@
 - `personal_data_requested(user)`: each receiver returns a dict `{section_name: JSON-able data}` for the export.
 - `account_deleting(user)`: sent inside the deletion transaction, before the user row goes; receivers
   delete or anonymise the rows they own (e.g. a ledger keeps its lines but loses the identity).
+- `profile_sections_requested(request, player, profile)`: each receiver returns HTML (safe) to show on
+  the player's public profile below the card, or None.
 """
 
 from django.dispatch import Signal
 
 personal_data_requested = Signal()
 account_deleting = Signal()
+profile_sections_requested = Signal()

@@ -15,13 +15,18 @@ from django.views.decorators.http import require_http_methods
 from . import services
 from .forms import DeleteAccountForm, ProfileForm
 from .models import Profile, User
+from .signals import profile_sections_requested
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile_edit(request):
     profile, _created = Profile.objects.get_or_create(user=request.user)
-    initial = {"display_name": request.user.username, "country": profile.country.code or ""}
+    initial = {
+        "display_name": request.user.username,
+        "country": profile.country.code or "",
+        "public_stats": profile.public_stats,
+    }
     form = ProfileForm(request.POST or None, initial=initial, user=request.user)
     if request.method == "POST" and form.is_valid():
         try:
@@ -29,6 +34,7 @@ def profile_edit(request):
                 request.user,
                 display_name=form.cleaned_data["display_name"],
                 country=form.cleaned_data["country"] or "",
+                public_stats=form.cleaned_data["public_stats"],
             )
         except ValidationError as taken:
             form.add_error("display_name", taken)
@@ -40,7 +46,15 @@ def profile_edit(request):
 
 def public_profile(request, display_name: str):
     player = get_object_or_404(User.objects.select_related("profile"), username__iexact=display_name, is_active=True)
-    return render(request, "accounts/public_profile.html", {"player": player, "profile": player.profile})
+    profile, _created = Profile.objects.get_or_create(user=player)
+    sections = [
+        html
+        for _receiver, html in profile_sections_requested.send(
+            sender=User, request=request, player=player, profile=profile
+        )
+        if html
+    ]
+    return render(request, "accounts/public_profile.html", {"player": player, "profile": profile, "sections": sections})
 
 
 def privacy_policy(request):

@@ -178,3 +178,24 @@ class RewardSettings(models.Model):
     @classmethod
     def current(cls) -> "RewardSettings":
         return cls.objects.get_or_create(pk=1)[0]
+
+
+class DealtCards(models.Model):
+    """The cards one seat was dealt in one hand, and which of them it played face down: server-side
+    only, read by the replay for that seat's own player (nobody else's cards ever leave the server)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="dealt_cards")
+    hand_number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    cards = models.JSONField(default=list)
+    face_down = models.JSONField(default=list)
+
+    class Meta:
+        verbose_name = _("dealt cards")
+        verbose_name_plural = _("dealt cards")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "hand_number", "seat"], name="games_dealt_once_per_hand_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} hand {self.hand_number} seat {self.seat}"

@@ -18,8 +18,9 @@ from games import engine
 from games.engine.bots import choose_action
 
 from .clock import schedule_next_turn
-from .models import Match, MatchEvent
+from .models import DealtCards, Match, MatchEvent
 from .rewards import settle_finished_match
+from .starting import record_deal
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
             new_state, events = engine.apply(state, seat_number, action)
         except engine.IllegalAction as exc:
             raise ActionRefused("illegal", exc) from None
-        _store(match, new_state, events, seat=seat_number, actor="player")
+        _store(match, new_state, events, seat=seat_number, actor="player", action=action, before=state)
     return match
 
 
@@ -115,7 +116,7 @@ def play_due_seat(match_pk: int, now=None) -> int | None:
         if actor == "clock":
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
             match.timed_out_seat, match.timed_out_version = seat, match.version + 1
-        _store(match, new_state, events, seat=seat, actor=actor)
+        _store(match, new_state, events, seat=seat, actor=actor, action=action, before=state)
     return match.version
 
 
@@ -138,7 +139,7 @@ def play_due_seat_safely(match_pk: int, now=None) -> int | None:
         return None
 
 
-def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str) -> None:
+def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str, action=None, before=None) -> None:
     now = timezone.now()
     match.state = engine.to_json(new_state)
     match.version += 1
@@ -152,5 +153,17 @@ def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str
     MatchEvent.objects.bulk_create(
         MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in events
     )
+    hidden = None
+    if action is not None and action.kind == "play":
+        # A face-down card (or the one hidden beneath a double play) is in no event; its owner's
+        # replay needs it.
+        hidden = action.card if action.face_down else action.hidden
+    if hidden is not None and before is not None:
+        dealt = DealtCards.objects.filter(match=match, hand_number=before.hand_number, seat=seat).first()
+        if dealt is not None:
+            dealt.face_down = [*dealt.face_down, hidden]
+            dealt.save(update_fields=["face_down"])
+    if any(event.get("type") == "hand_dealt" for event in events):
+        record_deal(match, new_state)
     if match.status == Match.Status.FINISHED:
         settle_finished_match(match, list(match.seats.all()))

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from shop.selectors import equipped_deck
+from stats.selectors import earned_in
 
 from . import presentation as p
 from . import selectors
@@ -37,6 +38,7 @@ class SeatFacts:
     avatar_url: str | None
     is_bot: bool
     has_account: bool  # a signed-in person: their result shows what it paid them
+    user_id: int | None = None
 
 
 def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
@@ -52,6 +54,7 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
                 avatar_url=user.profile.avatar_url if user is not None and hasattr(user, "profile") else None,
                 is_bot=seat.is_bot,
                 has_account=seat.user_id is not None,
+                user_id=seat.user_id,
             )
         )
     return facts
@@ -200,6 +203,7 @@ def status_context(
     tournament_stage: int | None = None,
     prize: tuple[int, int] | None = None,
     room_match: bool = False,
+    achievements: list[dict] | None = None,
 ) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result.
 
@@ -225,6 +229,8 @@ def status_context(
         result["tournament"] = (
             _tournament_result(tournament_stage, prize, won) if tournament_stage is not None else None
         )
+        # Achievements the viewer earned with this match: the table's small notice.
+        result["achievements"] = achievements or []
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
     if timed_out_version is not None and version - timed_out_version < view["seats"]:
@@ -296,8 +302,10 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
     tournament_public_id = match.tournament.public_id if match.tournament_id else None
     me = view["seat"]
     rewards, prize = None, None
+    achievements = None
     if view["match_over"] and me is not None and seats[me].has_account:
         rewards = selectors.reward_amounts(match, match.won_by(me))
+        achievements = earned_in(seats[me].user_id, f"match:{match.public_id}")
     if view["match_over"] and match.tournament_stage is not None:
         settings = selectors.reward_settings()
         prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
@@ -322,6 +330,7 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
             tournament_stage=match.tournament_stage,
             prize=prize,
             room_match=match.kind == Match.Kind.ROOM,
+            achievements=achievements,
         ),
         "announce": announce_context(view, seats),
     }

@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.db import transaction
 
 from shop import wallet
-from stats.services import award_rank_points
+from stats.services import award_rank_points, count_matches
 
-from .models import Match, Seat
+from .models import Match, MatchEvent, Seat, Tournament
+from .records import match_records
 from .selectors import reward_amounts
 from .tournaments import advance_after
 
@@ -33,13 +34,27 @@ def settle_finished_match(match: Match, seats: list[Seat]) -> None:
     """Called inside the transaction that finished the match (row locked), so it runs once."""
     if match.rewards_credited:
         return
-    for seat in seats:
+    # In the order of the players' ids, like every multi-player write (stats.services): two matches
+    # settling at once with the same people lock their wallets in the same order and never deadlock.
+    for seat in sorted(seats, key=lambda s: s.user_id or 0):
         if seat.is_human and seat.user_id is not None:
             credit_seat(match, seat, won=match.won_by(seat.number))
     match.rewards_credited = True
     match.save(update_fields=["rewards_credited"])
     if match.tournament_id is not None:
         advance_after(match, seats)
+    count_in_statistics(match, seats)
+
+
+def count_in_statistics(match: Match, seats: list[Seat], *, only_seat: int | None = None) -> None:
+    """Count the match in its players' statistics (once: stats keeps a unique row per player and match)."""
+    title = (
+        match.tournament_id is not None
+        and match.tournament_stage == len(Tournament.STAGES) - 1
+        and Tournament.objects.filter(pk=match.tournament_id, status=Tournament.Status.WON).exists()
+    )
+    events = list(MatchEvent.objects.filter(match=match).order_by("id").values_list("data", flat=True))
+    count_matches(match_records(match, seats, events, tournament_won=title, only_seat=only_seat))
 
 
 def claim_seats(user, tokens: list[str]) -> int:
@@ -54,5 +69,6 @@ def claim_seats(user, tokens: list[str]) -> int:
             match = seat.match
             if match.status == Match.Status.FINISHED:
                 credit_seat(match, seat, won=match.won_by(seat.number))
+                count_in_statistics(match, list(match.seats.all()), only_seat=seat.number)
             claimed += 1
     return claimed

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.core.paginator import Paginator
 from django.utils import timezone
 
 from games import engine
@@ -114,3 +115,49 @@ def recent_results(user, limit: int = 5) -> list[dict]:
             }
         )
     return results
+
+
+HISTORY_PAGE_SIZE = 20
+
+
+def match_history(user, page_number) -> tuple[object, list[dict]]:
+    """A page of the player's finished matches, newest first: opponents, rules, score, result, rewards.
+
+    Returns (the Paginator page, its rows). `page_number` may be anything from a URL: a bad one
+    gives the first or the last page (Paginator.get_page).
+    """
+    seats = (
+        Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .prefetch_related("match__seats")
+        .order_by("-match__finished_at", "-match__id")
+    )
+    page = Paginator(seats, HISTORY_PAGE_SIZE).get_page(page_number)
+    settings = reward_settings()
+    rows = []
+    for seat in page.object_list:
+        match = seat.match
+        rules = engine.RuleSet.from_dict(match.rules)
+        side = engine.side_of(rules, seat.number)
+        won = match.won_by(seat.number)
+        others = [points for s, points in enumerate(match.score) if s != side]
+        coins, points = reward_amounts(match, won, settings)
+        rows.append(
+            {
+                "match": match,
+                "won": won,
+                "variant": rules.variant,
+                "seats": rules.seats,
+                "opponents": [s.display_name for s in match.seats.all() if engine.side_of(rules, s.number) != side],
+                "partners": [
+                    s.display_name
+                    for s in match.seats.all()
+                    if engine.side_of(rules, s.number) == side and s.number != seat.number
+                ],
+                "mine": match.score[side] if match.score else 0,
+                "theirs": max(others) if others else 0,
+                "coins": coins,
+                "rank_points": points,
+            }
+        )
+    return page, rows

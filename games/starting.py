@@ -10,9 +10,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import engine
+from games.engine.cards import CARD_NAMES
 
 from .clock import schedule_next_turn
-from .models import Match, MatchEvent, Seat
+from .models import DealtCards, Match, MatchEvent, Seat
 
 BOT_NAMES = ("Zé Bot", "Tonho Bot", "Dita Bot")
 
@@ -81,6 +82,7 @@ def create_match(
         )
         schedule_next_turn(match, state, timezone.now())
         match.save(update_fields=["deadline", "deadline_seat", "turn_started_at"])
+        record_deal(match, state)
         view = engine.spectator_view(state)
         MatchEvent.objects.create(
             match=match,
@@ -90,8 +92,20 @@ def create_match(
                 "type": "match_started",
                 "dealer": view["dealer"],
                 "vira": view["vira"],
+                "manilha_rank": view["manilha_rank"],
                 "hand_kind": view["hand_kind"],
                 "score": view["score"],
             },
         )
     return match
+
+
+def record_deal(match: Match, state: engine.MatchState) -> None:
+    """Keep every seat's dealt cards of the hand just dealt (each player's replay shows them their own)."""
+    DealtCards.objects.bulk_create(
+        (
+            DealtCards(match=match, hand_number=state.hand_number, seat=seat, cards=[CARD_NAMES[c] for c in hand])
+            for seat, hand in enumerate(state.hands)
+        ),
+        ignore_conflicts=True,
+    )

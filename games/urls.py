@@ -7,5 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.play, name="play"),
     path("m/<public_id:public_id>/", views.table, name="table"),
+    path("history/", views.history, name="history"),
+    path("m/<public_id:public_id>/replay/", views.replay, name="replay"),
     path("tournament/<public_id:public_id>/", views.tournament, name="tournament"),
 ]

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods
 from . import rendering, selectors
 from .forms import PlayForm, last_options, remember_options
 from .models import Match, Tournament
+from .replay import replay_steps
 from .seating import remember_guest_seat, seat_for
 from .starting import create_match, seat_plans_against_ai
 from .tournaments import start_tournament
@@ -69,3 +70,23 @@ def tournament(request, public_id: str):
             "rewards": selectors.reward_settings(),
         },
     )
+
+
+@login_required
+def history(request):
+    page, rows = selectors.match_history(request.user, request.GET.get("page"))
+    return render(request, "games/history.html", {"page": page, "rows": rows})
+
+
+def replay(request, public_id: str):
+    """A finished match step by step, for the people who sat at it: 404 for anyone else."""
+    match = get_object_or_404(Match, public_id=public_id)
+    seat = seat_for(match, request.user, request.session)
+    if seat is None:
+        raise Http404(_("This is not your match."))
+    if match.status != Match.Status.FINISHED:
+        # Said plainly, with the way back to the table (an unfinished match has no replay).
+        return render(request, "games/replay.html", {"match": match, "not_over": True}, status=404)
+    seats = selectors.seats_at(match)
+    steps = replay_steps(match, seats, seat.number)
+    return render(request, "games/replay.html", {"match": match, "steps": steps, "seat": seat, "seats": seats})

@@ -75,6 +75,7 @@ LEDGER_REASONS = {
     "tournament_reward": _("Tournament prize"),
     "room_entry": _("Seat in a room"),
     "room_refund": _("Room seat given back"),
+    "achievement_reward": _("Achievement reward"),
 }
 
 

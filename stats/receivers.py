@@ -1,17 +1,49 @@
-"""Personal data of stats: exported with the rest; deleted with the account (by cascade)."""
+"""stats answers accounts' hooks: personal data (export; deletion is by cascade), the profile's
+copy on the leaderboards, and the statistics section of a public profile."""
 
+from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.template.loader import render_to_string
 
-from accounts.signals import personal_data_requested
+from accounts.models import Profile
+from accounts.signals import personal_data_requested, profile_sections_requested
 
-from .models import RankPointAward
+from . import selectors
+from .models import EarnedAchievement, PlayerStats, RankPointAward
+from .services import copy_profile_to_boards
 
 
 @receiver(personal_data_requested, dispatch_uid="stats_personal_data")
 def export_rank_points(sender, user, **kwargs):
+    stats = PlayerStats.objects.filter(user=user).first()
     return {
         "rank_points": [
             {"points": a.points, "reason": a.reason, "reference": a.reference, "at": a.created_at.isoformat()}
             for a in RankPointAward.objects.filter(user=user).order_by("id")
-        ]
+        ],
+        "statistics": {
+            "counters": stats.counters if stats else {},
+            "current_streak": stats.current_streak if stats else 0,
+            "best_streak": stats.best_streak if stats else 0,
+        },
+        "achievements": [
+            {"code": e.achievement.code, "earned_at": e.earned_at.isoformat()}
+            for e in EarnedAchievement.objects.filter(user=user).select_related("achievement").order_by("id")
+        ],
     }
+
+
+@receiver(post_save, sender=Profile, dispatch_uid="stats_profile_saved")
+def copy_profile(sender, instance, **kwargs):
+    # Every save (the profile page, the admin, a script): the boards keep a copy of these two.
+    copy_profile_to_boards(instance.user_id, listed=instance.public_stats, country=str(instance.country.code or ""))
+
+
+@receiver(profile_sections_requested, dispatch_uid="stats_profile_section")
+def statistics_section(sender, request, player, profile, **kwargs):
+    own = request.user.is_authenticated and request.user.pk == player.pk
+    if not profile.public_stats and not own:
+        return render_to_string("stats/_private_profile.html", {"player": player}, request=request)
+    context = selectors.statistics_page(player)
+    context["public"] = True
+    return render_to_string("stats/_statistics.html", context, request=request)

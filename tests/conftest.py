@@ -57,3 +57,9 @@ def stocked_shop(transactional_db):
     """The catalogue, prices and shop settings of the data migrations, back after a transactional test flushed them."""
     importlib.import_module("shop.migrations.0002_stock_the_shop").stock(apps, None)
     importlib.import_module("shop.migrations.0003_economy_prices").set_prices(apps, None)
+
+
+@pytest.fixture
+def stocked_achievements(transactional_db):
+    """The achievements of the data migration, back after a transactional test flushed them."""
+    importlib.import_module("stats.migrations.0003_stock_achievements").stock(apps, None)

@@ -1,6 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from stats import views as stats_views
+
 from . import views
 
 urlpatterns = [
@@ -15,8 +17,8 @@ urlpatterns = [
     path("shop/", include("shop.urls")),
     # Sections whose issues have not landed yet say so plainly instead of a 404.
     path("rooms/", include("rooms.urls")),
-    path("stats/", views.coming_soon, {"section": "stats"}, name="stats"),
-    path("leaderboards/", views.coming_soon, {"section": "leaderboards"}, name="leaderboards"),
+    path("stats/", include("stats.urls")),
+    path("leaderboards/", stats_views.leaderboards, name="leaderboards"),
     # Uploaded catalogue images. Served by Django itself so the site runs without nginx; the shop
     # accepts only png/jpg/webp uploads, and SecurityMiddleware sends nosniff.
     re_path(r"^media/(?P<path>.*)$", views.media),

@@ -1,4 +1,4 @@
-"""Site-wide pages: home, the health probe, and honest placeholders for sections not built yet."""
+"""Site-wide pages: home, the health probe, the favicon and uploaded media."""
 
 import asyncio
 import uuid
@@ -10,7 +10,6 @@ from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.utils.translation import gettext_lazy as _
 from django.views.static import serve
 
 from games import selectors as game_selectors
@@ -18,6 +17,7 @@ from games.forms import last_options, options_summary
 from rooms import selectors as room_selectors
 from rooms.rendering import home_rooms_waiting
 from shop import selectors as shop_selectors
+from stats import selectors as stats_selectors
 
 HEALTH_TIMEOUT_S = 2.0
 
@@ -29,11 +29,10 @@ def home(request):
         "quick_play": options,
         "quick_play_summary": options_summary(options),
         "rewards": game_selectors.reward_settings(),
-        # Public rooms waiting for players: [{"name", "url", "detail"}] (an empty list says "none now").
+        # Public rooms waiting for players: [{"name", "url", "detail"}] (an empty list says "none now");
+        # leaderboard_top: [{"position", "name", "url", "points"}], the top of the all-time leaderboard.
         "rooms_waiting": home_rooms_waiting(room_selectors.waiting_public_rooms(limit=5)),
-        # A place kept for a feature being built elsewhere; it renders only once its value is a list:
-        # - leaderboard_top (leaderboards): [{"position", "name", "url", "points"}], the top players.
-        "leaderboard_top": None,
+        "leaderboard_top": stats_selectors.top_of_leaderboard(),
     }
     if request.user.is_authenticated:
         context["balances"] = shop_selectors.balances(request.user)
@@ -49,16 +48,6 @@ def favicon(request):
 def media(request, path: str):
     """Uploaded files from MEDIA_ROOT (read per request, so the setting can change under tests)."""
     return serve(request, path, document_root=settings.MEDIA_ROOT)
-
-
-def coming_soon(request, section: str):
-    return render(request, "coming_soon.html", {"section": SECTIONS.get(section, section)}, status=200)
-
-
-SECTIONS = {
-    "stats": _("Statistics"),
-    "leaderboards": _("Leaderboards"),
-}
 
 
 def _database_ok() -> bool:

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0006_match_kind_room'),
+        ('games', '0007_match_kind_room'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

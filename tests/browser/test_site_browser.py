@@ -50,7 +50,7 @@ RAW_CODE = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\bNone\b|\{\{|\{%")
 
 
 @pytest.fixture
-def player(transactional_db, stocked_shop, make_user):
+def player(transactional_db, stocked_shop, stocked_achievements, make_user):
     """A player with something on every page: a finished match, a match in play, a tournament, a purchase."""
     user = make_user("Rafa")
     rules = engine.RuleSet(variant="paulista", seats=2)
@@ -64,7 +64,7 @@ def player(transactional_db, stocked_shop, make_user):
     wallet.change_balance(user, wallet.COINS, 60, reason="tournament_reward")
     wallet.change_balance(user, wallet.GEMS, 3, reason="admin_adjustment")
     purchase = purchases.buy(user, Item.objects.get(slug="boina"), idempotency_key=uuid.uuid4().hex)
-    return {"user": user, "active": active, "tournament": tournament, "purchase": purchase}
+    return {"user": user, "active": active, "tournament": tournament, "purchase": purchase, "finished": finished}
 
 
 def pages_of(player) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -87,11 +87,16 @@ def pages_of(player) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("sign-out", "/accounts/logout/"),
         ("rooms", "/rooms/"),
         ("stats", "/stats/"),
+        ("achievements", "/stats/achievements/"),
+        ("history", "/play/history/"),
+        ("replay", f"/play/m/{player['finished'].public_id}/replay/"),
         ("leaderboards", "/leaderboards/"),
         ("privacy", "/privacy/"),
     ]
     signed_out = [
         ("home-guest", "/"),
+        ("leaderboards-guest", "/leaderboards/"),
+        ("stats-guest", "/stats/"),
         ("play-guest", "/play/"),
         ("sign-in", "/accounts/login/"),
         ("sign-up", "/accounts/signup/"),
@@ -158,7 +163,8 @@ def test_on_a_phone_the_header_is_one_line_and_its_menu_opens_and_closes(site_se
     assert page.locator("header.topbar").bounding_box()["height"] <= 60
     balances = page.locator("header [data-nav=wallet]")
     assert inside_viewport(page, balances)
-    expect(balances.locator("[data-header-balance=coins]")).to_contain_text("25")  # 100 + 15 + 60 - 150
+    # 100 + 15 + 60 - 150, + 10 and 50 for the finished match's achievements (first win, no hand lost)
+    expect(balances.locator("[data-header-balance=coins]")).to_contain_text("85")
     expect(page.locator("[data-nav=play]")).to_be_hidden()
     toggle = page.locator("[data-action=menu]")
     toggle.click()

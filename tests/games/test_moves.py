@@ -10,7 +10,6 @@ from games import engine
 from games.models import Match, MatchEvent
 from games.moves import ActionRefused, clock_action
 from games.rewards import claim_seats, settle_finished_match
-from shop import wallet
 from stats.services import rank_points
 from tests.support.matches import (
     act,
@@ -21,6 +20,7 @@ from tests.support.matches import (
     state_of,
     sweep,
 )
+from tests.support.rewards import coins_without_achievements
 
 pytestmark = pytest.mark.django_db
 
@@ -126,20 +126,20 @@ def test_bot_partner_leaves_the_answer_to_its_human_partner(start_match, user):
 
 
 def test_finished_single_match_credits_coins_and_rank_points_once(start_match, user):
-    coins_before = wallet.balance(user, wallet.COINS)
+    coins_before = coins_without_achievements(user)
     match = start_match(user, level="random", seed=11)
     play_to_the_end(match)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.rewards_credited
     won = match.winner_side == 0
     expected_coins, expected_points = (15, 3) if won else (2, 1)
-    assert wallet.balance(user, wallet.COINS) == coins_before + expected_coins
+    assert coins_without_achievements(user) == coins_before + expected_coins
     assert rank_points(user) == expected_points
 
     # Processing the finish again (e.g. a retry) pays nothing more.
     match.rewards_credited = False
     settle_finished_match(match, list(match.seats.all()))
-    assert wallet.balance(user, wallet.COINS) == coins_before + expected_coins
+    assert coins_without_achievements(user) == coins_before + expected_coins
     assert rank_points(user) == expected_points
 
 
@@ -147,10 +147,10 @@ def test_guest_match_credits_nothing_until_the_guest_signs_up(start_match, make_
     match = start_match(guest_token="tok-1", level="random", seed=5)
     play_to_the_end(match)
     user = make_user("Convidado")
-    coins_before = wallet.balance(user, wallet.COINS)
+    coins_before = coins_without_achievements(user)
     assert claim_seats(user, ["tok-1"]) == 1
     match.refresh_from_db()
     expected = 15 if match.winner_side == 0 else 2
-    assert wallet.balance(user, wallet.COINS) == coins_before + expected
+    assert coins_without_achievements(user) == coins_before + expected
     assert claim_seats(user, ["tok-1"]) == 0
-    assert wallet.balance(user, wallet.COINS) == coins_before + expected
+    assert coins_without_achievements(user) == coins_before + expected

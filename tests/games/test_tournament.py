@@ -12,9 +12,9 @@ from games.models import Match, RewardSettings, Tournament
 from games.rewards import settle_finished_match
 from games.selectors import current_match, tournament_bracket
 from games.tournaments import start_tournament
-from shop import wallet
 from stats.services import rank_points
 from tests.support.matches import play_to_the_end, win_match_for
+from tests.support.rewards import coins_without_achievements
 
 pytestmark = pytest.mark.django_db
 RULES = engine.RuleSet(variant="paulista", seats=2)
@@ -58,7 +58,7 @@ def test_winning_a_stage_opens_the_next_with_a_stronger_bot(user):
 
 
 def test_a_loss_ends_the_tournament_without_reward(user):
-    coins = wallet.balance(user, wallet.COINS)
+    coins = coins_without_achievements(user)
     tournament = start_tournament(user, RULES)
     finish(current_match(tournament), human_wins=True)
     tournament.refresh_from_db()
@@ -66,7 +66,7 @@ def test_a_loss_ends_the_tournament_without_reward(user):
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.LOST
     assert tournament.matches.count() == 2
-    assert wallet.balance(user, wallet.COINS) == coins
+    assert coins_without_achievements(user) == coins
     assert rank_points(user) == 0
 
 
@@ -74,20 +74,20 @@ def test_winning_the_final_pays_the_admin_configured_reward_once(user):
     settings = RewardSettings.current()
     settings.tournament_win_coins, settings.tournament_win_rank_points = 200, 12
     settings.save()
-    coins = wallet.balance(user, wallet.COINS)
+    coins = coins_without_achievements(user)
     tournament = start_tournament(user, RULES)
     for _ in range(4):
         tournament.refresh_from_db()
-        assert wallet.balance(user, wallet.COINS) == coins  # nothing before the final is won
+        assert coins_without_achievements(user) == coins  # nothing before the final is won
         finish(current_match(tournament), human_wins=True)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.WON
-    assert wallet.balance(user, wallet.COINS) == coins + 200
+    assert coins_without_achievements(user) == coins + 200
     assert rank_points(user) == 12
     final = tournament.matches.get(tournament_stage=3)
     final.rewards_credited = False
     settle_finished_match(final, list(final.seats.all()))
-    assert wallet.balance(user, wallet.COINS) == coins + 200
+    assert coins_without_achievements(user) == coins + 200
 
 
 def test_a_real_stage_match_played_out_advances_or_ends_the_tournament(user):

@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0005_mineiro_style_and_hidden_cards"),
+        ("games", "0006_dealt_cards"),
     ]
 
     operations = [

@@ -1,0 +1,86 @@
+"""Match history and the replay: only the people at the match see it, and a replay never shows
+another seat's unplayed or face-down card."""
+
+import re
+
+import pytest
+
+from games.models import DealtCards, MatchEvent
+
+pytestmark = pytest.mark.django_db
+
+STEP = re.compile(r'<div class="replay-step" data-step="(\d+)" data-hand="(\d+)"[^>]*>(.*?)\n  </div>', re.S)
+CARD = re.compile(r'data-card="([^"]+)"')
+MY_HAND = re.compile(r"data-my-hand>(.*?)</div>", re.S)
+SEED_WITH_A_DOUBLE_PLAY = 45
+
+
+def face_down_first(legal):
+    down = [a for a in legal if a.kind == "play" and a.face_down]
+    return down[0] if down else legal[0]
+
+
+def test_history_lists_finished_matches_with_result_and_a_replay_link(user, play_match, client):
+    match = play_match(user, seed=21, score=[11, 0])
+    client.force_login(user)
+    html = client.get("/play/history/").content.decode()
+    assert f'data-history-match="{match.public_id}"' in html
+    assert f"/play/m/{match.public_id}/replay/" in html
+    assert ("Won" if match.won_by(0) else "Lost") in html
+    assert client.get("/play/history/?page=abc").status_code == 200  # a bad page number shows the first page
+
+
+def test_only_the_people_at_the_match_see_its_replay(user, make_user, play_match, start_plain, client):
+    match = play_match(user, seed=21, score=[11, 0])
+    client.force_login(make_user("Outsider", password=None))
+    assert client.get(f"/play/m/{match.public_id}/replay/").status_code == 404
+    client.logout()
+    assert client.get(f"/play/m/{match.public_id}/replay/").status_code == 404
+    client.force_login(user)
+    assert client.get(f"/play/m/{match.public_id}/replay/").status_code == 200
+    running = start_plain(user)
+    response = client.get(f"/play/m/{running.public_id}/replay/")
+    assert response.status_code == 404 and "not over yet" in response.content.decode()
+    assert client.get("/play/m/doesnotexist1/replay/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "seats, seed, rules",
+    [
+        (2, 31, {"face_down": True}),
+        (4, 32, {"face_down": True}),
+        (2, SEED_WITH_A_DOUBLE_PLAY, {"variant": "mineiro", "mineiro_style": "online"}),
+    ],
+)
+def test_the_replay_shows_no_hidden_card(user, play_match, client, seats, seed, rules):
+    match = play_match(user, seats=seats, seed=seed, choose=face_down_first, **rules)
+    client.force_login(user)
+    html = client.get(f"/play/m/{match.public_id}/replay/").content.decode()
+    events = list(MatchEvent.objects.filter(match=match).order_by("id").values_list("data", flat=True))
+    steps = STEP.findall(html)
+    assert len(steps) == len(events) > 10
+    dealt = {(d.hand_number, d.seat): d for d in DealtCards.objects.filter(match=match)}
+    hand, public = 1, set()
+    saw_my_face_down = saw_their_back = False
+    for (number, hand_attr, body), event in zip(steps, events, strict=True):
+        if event["type"] == "hand_dealt":
+            hand, public = event["hand_number"], set()
+        if event["type"] == "card_played" and not event["face_down"]:
+            public.add(event["card"])
+        if event["type"] == "card_lost_value":  # online Mineiro: the card beneath is shown
+            public |= {event["card"], event["hidden"]}
+        if event["type"] == "hidden_revealed":
+            public |= {play["card"] for play in event["plays"]}
+        assert int(hand_attr) == hand
+        shown = set(CARD.findall(body)) - {"back"}
+        hidden = set()
+        for seat in range(1, seats):
+            hidden |= set(dealt[(hand, seat)].cards) - public  # their unplayed and face-down cards
+        assert not shown & hidden, f"step {number} shows hidden cards {shown & hidden}"
+        mine = set(CARD.findall(MY_HAND.search(body).group(1)))
+        assert mine <= set(dealt[(hand, 0)].cards)
+        saw_my_face_down |= any(c in body for c in dealt[(hand, 0)].face_down) and "face down" in body
+        saw_their_back |= 'data-card="back"' in body
+    assert saw_my_face_down or saw_their_back  # the match did exercise face-down cards
+    if rules.get("mineiro_style") == "online":
+        assert any(e.get("double") for e in events)  # and online Mineiro's double play
