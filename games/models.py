@@ -64,6 +64,7 @@ class Match(models.Model):
     class Kind(models.TextChoices):
         SINGLE = "single", _("Single match")
         TOURNAMENT = "tournament", _("Tournament")
+        ROOM = "room", _("Room match")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.SINGLE)
