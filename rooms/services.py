@@ -290,7 +290,12 @@ def _start(room: Room, *, bot_level: str) -> None:
         for n in range(room.seats)
     ]
     match = create_match(
-        rules=room.ruleset, seats=plans, bot_level=bot_level, move_seconds=room.move_seconds, kind=Match.Kind.ROOM
+        rules=room.ruleset,
+        seats=plans,
+        bot_level=bot_level,
+        move_seconds=room.move_seconds,
+        kind=Match.Kind.ROOM,
+        practice=room.mode == Room.Mode.PRACTICE,
     )
     room.match, room.status, room.started_at = match, Room.Status.STARTED, timezone.now()
     room.save(update_fields=["match", "status", "started_at"])

@@ -60,6 +60,16 @@ def test_the_last_seat_taken_starts_the_match_with_people_in_their_seats(person)
     assert match.seat_bots == ["", ""] and engine.RuleSet.from_dict(match.rules).variant == "mineiro"
 
 
+@pytest.mark.parametrize("mode, practice", [(Room.Mode.PRACTICE, True), (Room.Mode.COMPETITIVE, False)])
+def test_a_practice_rooms_match_is_a_practice_match(person, mode, practice):
+    # A practice match counts for nothing (statistics, achievements, ranking): tests/stats.
+    ana, bia = person("Ana"), person("Bia")
+    room = services.create_room(ana, options(mode=mode))
+    services.join_room(bia, room.code)
+    room.refresh_from_db()
+    assert room.match.practice is practice
+
+
 def test_a_room_match_pays_no_single_match_reward_until_room_rewards_exist(person):
     ana, bia = person("Ana"), person("Bia")
     room = services.create_room(ana, options())
