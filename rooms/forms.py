@@ -6,10 +6,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.forms import DECK_CHOICES, VARIANT_CHOICES, mineiro_style_field
 
 from .models import MOVE_SECONDS, Room
 
-VARIANTS = [("paulista", "Paulista"), ("mineiro", "Mineiro")]
 TABLES = [("2", _("1 against 1")), ("4t", _("2 against 2")), ("4s", _("4 players, each for themselves"))]
 
 
@@ -33,21 +33,12 @@ class CreateRoomForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
     )
-    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANTS, initial="paulista")
+    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="paulista")
     table = forms.ChoiceField(label=_("Players"), choices=TABLES, initial="2")
-    mineiro_style = forms.ChoiceField(
-        label=_("Mineiro style"),
-        choices=[
-            ("classic", _("Classic (2, 4, 6, 10, 12)")),
-            ("online", _("Online (2, 4, 8, nine wins; two cards after a tied first round)")),
-        ],
-        initial="classic",
-        required=False,
-        help_text=_("Mineiro only; ignored for Paulista."),
-    )
+    mineiro_style = mineiro_style_field()
     deck = forms.ChoiceField(
         label=_("Deck"),
-        choices=[("dirty", _("Dirty (40 cards)")), ("clean", _("Clean (24/27 cards)"))],
+        choices=DECK_CHOICES,
         initial="dirty",
     )
     face_down = forms.ChoiceField(
@@ -99,7 +90,7 @@ class RoomPasswordForm(forms.Form):
 
 
 class QuickJoinForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANTS, initial="paulista")
+    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="paulista")
     table = forms.ChoiceField(label=_("Players"), choices=TABLES, initial="2")
 
     def rules(self) -> engine.RuleSet:
@@ -107,7 +98,7 @@ class QuickJoinForm(forms.Form):
 
 
 class LobbyFilterForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Variant"), choices=[("", _("Any"))] + VARIANTS, required=False)
+    variant = forms.ChoiceField(label=_("Variant"), choices=[("", _("Any"))] + VARIANT_CHOICES, required=False)
     table = forms.ChoiceField(label=_("Players"), choices=[("", _("Any"))] + TABLES, required=False)
 
     def filters(self) -> dict:

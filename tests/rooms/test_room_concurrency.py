@@ -1,10 +1,9 @@
 """Twenty people quick-joining at once fill rooms exactly (PostgreSQL: real row locks between connections)."""
 
-import threading
 from collections import Counter
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from games import engine
 from games.models import Match
@@ -12,6 +11,7 @@ from rooms import services
 from rooms.models import Room, RoomSeat
 from shop.models import LedgerEntry
 from tests.support.rooms import blue
+from tests.support.threads import run_in_threads
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -20,27 +20,6 @@ pytestmark = [
         reason="SQLite serialises every writer with one file lock, so it cannot show a row-lock race",
     ),
 ]
-
-
-def run_in_threads(count, target):
-    barrier = threading.Barrier(count)
-    results, errors = [], []
-
-    def worker(n):
-        try:
-            barrier.wait()
-            results.append(target(n))
-        except Exception as exc:  # collected, then asserted on
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=worker, args=(n,)) for n in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=120)
-    return results, errors
 
 
 def test_twenty_quick_joins_at_once_fill_five_rooms_of_four_exactly(person):
