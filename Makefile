@@ -60,8 +60,8 @@ screenshots: venv ## docs/screenshots/: a small PNG of every page and table stat
 		tests/browser/test_table_layout_browser.py -k "speaks_one_language or control_of_the_table" $(PYTEST_ARGS)
 
 messages: venv ## refresh the pt-BR .po catalogues after changing user-facing text (needs gettext)
-	for app in accounts games shop stats; do (cd $$app && ../$(PY) ../manage.py makemessages -l pt_BR); done
-	$(PY) manage.py makemessages -l pt_BR --ignore='accounts/*' --ignore='games/*' --ignore='shop/*' --ignore='stats/*' --ignore='.venv/*' --ignore='tests/*' --ignore='static/*'
+	for app in accounts games rooms shop stats; do (cd $$app && ../$(PY) ../manage.py makemessages -l pt_BR); done
+	$(PY) manage.py makemessages -l pt_BR --ignore='accounts/*' --ignore='games/*' --ignore='rooms/*' --ignore='shop/*' --ignore='stats/*' --ignore='.venv/*' --ignore='tests/*' --ignore='static/*'
 
 PLAYERS ?= 100
 SECONDS ?= 30

@@ -56,6 +56,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     seats: list | None = None
     deck: dict | None = None
     tournament: tuple | None = None  # (stage, tournament public id): fixed for the match
+    room_match = False  # a room's match (its result links back to the lobby): fixed for the match
     contexts: dict | None = None  # the fragments' contexts of the last push (render only what changed)
     watchdog: asyncio.Task | None = None
     finished = False
@@ -285,6 +286,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 timed_out_seat=table.timed_out_seat,
                 timed_out_version=table.timed_out_version,
                 tournament=self.tournament,
+                room_match=self.room_match,
             )
             regions = rendering.render_changed(contexts, self.contexts)
         self.contexts = contexts
@@ -327,6 +329,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.seats = rendering.seat_facts(seats)
             self.deck = equipped_deck(seats[self.seat].user)
             self.tournament = rendering.tournament_facts(match)
+            self.room_match = match.kind == Match.Kind.ROOM
         with translation.override(self.language):
             view = rendering.viewer_view(match, self.seat)
             contexts = rendering.table_contexts(match, self.seats, view, deck=self.deck)

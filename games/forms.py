@@ -12,6 +12,26 @@ MOVE_SECONDS = (30, 60, 99)
 # Play page start from them.
 LAST_OPTIONS_KEY = "games:play_options"
 
+# The rule choices that the Play page and a room's form share (rooms/forms.py).
+VARIANT_CHOICES = [("paulista", "Paulista"), ("mineiro", "Mineiro")]
+DECK_CHOICES = [("dirty", _("Dirty (40 cards)")), ("clean", _("Clean (24/27 cards)"))]
+MINEIRO_STYLE_CHOICES = [
+    ("classic", _("Classic (2, 4, 6, 10, 12)")),
+    ("online", _("Online (2, 4, 8, nine wins; two cards after a tied first round)")),
+]
+
+
+def mineiro_style_field() -> forms.ChoiceField:
+    # Seed 002's Mineiro (issue 16); a Mineiro option, ignored for Paulista. Not required, so that
+    # choices remembered before it existed still validate (blank = classic).
+    return forms.ChoiceField(
+        label=_("Mineiro style"),
+        choices=MINEIRO_STYLE_CHOICES,
+        initial="classic",
+        required=False,
+        help_text=_("Mineiro only; ignored for Paulista."),
+    )
+
 
 class PlayForm(forms.Form):
     mode = forms.ChoiceField(
@@ -19,26 +39,9 @@ class PlayForm(forms.Form):
         choices=[("single", _("Single match")), ("tournament", _("Tournament (4 wins in a row)"))],
         initial="single",
     )
-    variant = forms.ChoiceField(
-        label=_("Variant"), choices=[("paulista", "Paulista"), ("mineiro", "Mineiro")], initial="paulista"
-    )
-    # Seed 002's Mineiro (issue 16); a Mineiro option, ignored for Paulista. Not required, so that
-    # choices remembered before it existed still validate (blank = classic).
-    mineiro_style = forms.ChoiceField(
-        label=_("Mineiro style"),
-        choices=[
-            ("classic", _("Classic (2, 4, 6, 10, 12)")),
-            ("online", _("Online (2, 4, 8, nine wins; two cards after a tied first round)")),
-        ],
-        initial="classic",
-        required=False,
-        help_text=_("Mineiro only; ignored for Paulista."),
-    )
-    deck = forms.ChoiceField(
-        label=_("Deck"),
-        choices=[("dirty", _("Dirty (40 cards)")), ("clean", _("Clean (24/27 cards)"))],
-        initial="dirty",
-    )
+    variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="paulista")
+    mineiro_style = mineiro_style_field()
+    deck = forms.ChoiceField(label=_("Deck"), choices=DECK_CHOICES, initial="dirty")
     seats = forms.TypedChoiceField(
         label=_("Players"), coerce=int, choices=[(2, _("2 players")), (4, _("4 players"))], initial=2
     )

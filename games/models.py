@@ -64,9 +64,13 @@ class Match(models.Model):
     class Kind(models.TextChoices):
         SINGLE = "single", _("Single match")
         TOURNAMENT = "tournament", _("Tournament")
+        ROOM = "room", _("Room match")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.SINGLE)
+    # A practice match (a practice room's) counts for nothing: no rewards, statistics, achievements
+    # or ranking (issue 13: "annulled and practice matches do not count").
+    practice = models.BooleanField(_("practice"), default=False)
     tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="matches")
     tournament_stage = models.PositiveSmallIntegerField(null=True, blank=True)
     rules = models.JSONField(_("rules"))

@@ -24,8 +24,8 @@ def mode_of(match: Match, seats: list[Seat]) -> str:
 def match_records(
     match: Match, seats: list[Seat], events: list[dict], *, tournament_won: bool = False, only_seat: int | None = None
 ) -> list[MatchRecord]:
-    """The records of a FINISHED match's people with accounts (none for an abandoned one)."""
-    if match.status != Match.Status.FINISHED or match.finished_at is None:
+    """The records of a FINISHED match's people with accounts (none for an abandoned or a practice one)."""
+    if match.status != Match.Status.FINISHED or match.finished_at is None or match.practice:
         return []
     rules = engine.RuleSet.from_dict(match.rules)
     mode = mode_of(match, seats)
@@ -55,7 +55,7 @@ def match_records(
 def all_records() -> Iterator[MatchRecord]:
     """Every finished match's records, for the rebuild (events read match by match)."""
     finished = (
-        Match.objects.filter(status=Match.Status.FINISHED, finished_at__isnull=False)
+        Match.objects.filter(status=Match.Status.FINISHED, finished_at__isnull=False, practice=False)
         .select_related("tournament")
         .prefetch_related("seats")
         .order_by("finished_at", "id")

@@ -210,9 +210,13 @@ def status_context(
     tournament_public_id: str | None = None,
     tournament_stage: int | None = None,
     prize: tuple[int, int] | None = None,
+    room_match: bool = False,
     achievements: list[dict] | None = None,
 ) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result.
+
+    A room's match ends with the way back to the rooms (playing again with the same people is issue
+    11 item 10), not the Play page against the AI.
 
     `rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
     (a guest, who is offered to sign up instead). A tournament stage's result says what comes next
@@ -252,7 +256,9 @@ def status_context(
         "clock_for": names.get(deadline_seat) if deadline_seat is not None else None,
         "timed_out": timed_out,
         "last_hand": _last_hand_summary(view, names),
-        "play_again_url": reverse("games:play") if result else None,  # only the result links there
+        # Only the result links there (reverse() on every render cost a share of each update).
+        "play_again_url": (reverse("rooms:lobby") if room_match else reverse("games:play")) if result else None,
+        "room_match": room_match,
         "tournament_url": _tournament_url(tournament_public_id),
     }
 
@@ -326,6 +332,7 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         rewards=rewards,
         prize=prize,
         achievements=achievements,
+        room_match=match.kind == Match.Kind.ROOM,
     )
 
 
@@ -348,6 +355,7 @@ def contexts_for(
     rewards: tuple[int, int] | None = None,
     prize: tuple[int, int] | None = None,
     achievements: list[dict] | None = None,
+    room_match: bool = False,
 ) -> dict[str, dict]:
     """Every pushed fragment's context from plain values: what a socket renders a published move from
     (`games.publishing.TableUpdate`), with no database at hand. What a result pays (`rewards`,
@@ -373,6 +381,7 @@ def contexts_for(
             tournament_public_id=tournament_public_id,
             tournament_stage=tournament_stage,
             prize=prize,
+            room_match=room_match,
             achievements=achievements,
         ),
         "announce": announce_context(view, seats),

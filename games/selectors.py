@@ -34,6 +34,10 @@ def reward_amounts(match: Match, won: bool, settings: RewardSettings | None = No
     """(coins, rank points) a human seat gets for this match's result; tournament pay comes with the final."""
     if match.kind == Match.Kind.TOURNAMENT:
         return (0, 0)
+    if match.kind == Match.Kind.ROOM:
+        # Room rewards (competitive rooms only, nothing when someone left, the same-address rule)
+        # come with issue 11 item 9; until then a room match between people pays nothing.
+        return (0, 0)
     settings = settings or RewardSettings.current()
     if won:
         return settings.single_win_coins, settings.single_win_rank_points

@@ -50,6 +50,7 @@ def create_match(
     tournament_stage=None,
     seed: int | None = None,
     score: list[int] | None = None,
+    practice: bool = False,
 ) -> Match:
     """Create the match and its seats, deal the first hand and schedule whoever acts first."""
     if len(seats) != rules.seats:
@@ -59,6 +60,7 @@ def create_match(
     with transaction.atomic():
         match = Match.objects.create(
             kind=kind,
+            practice=practice,
             tournament=tournament,
             tournament_stage=tournament_stage,
             rules=rules.to_dict(),

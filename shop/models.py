@@ -73,6 +73,8 @@ LEDGER_REASONS = {
     "admin_adjustment": _("Adjustment by the team"),
     "match_reward": _("Match reward"),
     "tournament_reward": _("Tournament prize"),
+    "room_entry": _("Seat in a room"),
+    "room_refund": _("Room seat given back"),
     "achievement_reward": _("Achievement reward"),
 }
 

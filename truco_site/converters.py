@@ -19,6 +19,18 @@ class PublicIdConverter:
         return value
 
 
+class RoomCodeConverter:
+    """A room's code, its invite link (`secrets.token_urlsafe(16)`: 22 characters; up to 32 accepted)."""
+
+    regex = r"[A-Za-z0-9_-]{1,32}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
 class DisplayNameConverter:
     """A display name: letters, digits, `_` and `-` (accounts.validators), Unicode-aware."""
 
@@ -34,3 +46,4 @@ class DisplayNameConverter:
 def register() -> None:
     register_converter(PublicIdConverter, "public_id")
     register_converter(DisplayNameConverter, "display_name")
+    register_converter(RoomCodeConverter, "room_code")

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "shop",
     "stats",
     "games",
+    "rooms",
 ]
 
 MIDDLEWARE = [

@@ -16,7 +16,7 @@ urlpatterns = [
     path("play/", include("games.urls")),
     path("shop/", include("shop.urls")),
     # Sections whose issues have not landed yet say so plainly instead of a 404.
-    path("rooms/", views.coming_soon, {"section": "rooms"}, name="rooms"),
+    path("rooms/", include("rooms.urls")),
     path("stats/", include("stats.urls")),
     path("leaderboards/", stats_views.leaderboards, name="leaderboards"),
     # Uploaded catalogue images. Served by Django itself so the site runs without nginx; the shop

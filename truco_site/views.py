@@ -1,4 +1,4 @@
-"""Site-wide pages: home, the health probe, and honest placeholders for sections not built yet."""
+"""Site-wide pages: home, the health probe, the favicon and uploaded media."""
 
 import asyncio
 import uuid
@@ -10,11 +10,12 @@ from django.db import connection
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.utils.translation import gettext_lazy as _
 from django.views.static import serve
 
 from games import selectors as game_selectors
 from games.forms import last_options, options_summary
+from rooms import selectors as room_selectors
+from rooms.rendering import home_rooms_waiting
 from shop import selectors as shop_selectors
 from stats import selectors as stats_selectors
 
@@ -28,11 +29,9 @@ def home(request):
         "quick_play": options,
         "quick_play_summary": options_summary(options),
         "rewards": game_selectors.reward_settings(),
-        # Places kept for features being built elsewhere. Each section renders only when its value
-        # is a list (None means the feature does not exist yet):
-        # - rooms_waiting (multiplayer rooms): [{"name", "url", "detail"}], rooms waiting for players;
-        # - leaderboard_top: [{"position", "name", "url", "points"}], the top of the all-time leaderboard.
-        "rooms_waiting": None,
+        # Public rooms waiting for players: [{"name", "url", "detail"}] (an empty list says "none now");
+        # leaderboard_top: [{"position", "name", "url", "points"}], the top of the all-time leaderboard.
+        "rooms_waiting": home_rooms_waiting(room_selectors.waiting_public_rooms(limit=5)),
         "leaderboard_top": stats_selectors.top_of_leaderboard(),
     }
     if request.user.is_authenticated:
@@ -49,15 +48,6 @@ def favicon(request):
 def media(request, path: str):
     """Uploaded files from MEDIA_ROOT (read per request, so the setting can change under tests)."""
     return serve(request, path, document_root=settings.MEDIA_ROOT)
-
-
-def coming_soon(request, section: str):
-    return render(request, "coming_soon.html", {"section": SECTIONS.get(section, section)}, status=200)
-
-
-SECTIONS = {
-    "rooms": _("Rooms"),
-}
 
 
 def _database_ok() -> bool:

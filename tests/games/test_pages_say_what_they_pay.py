@@ -104,9 +104,9 @@ def test_home_shows_a_signed_in_players_balances_and_recent_results(signed_in_cl
     assert '<div data-balance="coins"><dt>' in html.split('data-home="wallet"')[1]
 
 
-def test_home_renders_rooms_only_once_they_exist_and_the_top_of_the_leaderboard(client):
+def test_home_shows_the_top_of_the_leaderboard(client):
     html = client.get(reverse("home")).content.decode()
-    assert 'data-home="rooms-waiting"' not in html and 'data-home="leaderboard-top"' in html
+    assert 'data-home="leaderboard-top"' in html
 
 
 def result_screen(match: Match) -> str:

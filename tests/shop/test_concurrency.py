@@ -1,13 +1,13 @@
 """Parallel purchases by one player never overspend (PostgreSQL: real row locks between connections)."""
 
-import threading
 import uuid
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from shop import purchases, wallet
 from shop.models import LedgerEntry, Purchase
+from tests.support.threads import run_in_threads
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -16,27 +16,6 @@ pytestmark = [
         reason="SQLite serialises every writer with one file lock, so it cannot show a row-lock race",
     ),
 ]
-
-
-def run_in_threads(count, target):
-    barrier = threading.Barrier(count)
-    results, errors = [], []
-
-    def worker(n):
-        try:
-            barrier.wait()
-            results.append(target(n))
-        except Exception as exc:  # collected, then asserted on
-            errors.append(exc)
-        finally:
-            connections.close_all()  # each thread had its own connection
-
-    threads = [threading.Thread(target=worker, args=(n,)) for n in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    return results, errors
 
 
 def test_parallel_purchases_can_never_overspend(make_user, make_item):

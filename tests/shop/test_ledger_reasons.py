@@ -10,7 +10,7 @@ from django.urls import reverse
 from shop import wallet
 from shop.models import LEDGER_REASONS
 
-APPS = ("accounts", "games", "shop", "stats", "truco_site")
+APPS = ("accounts", "games", "rooms", "shop", "stats", "truco_site")
 
 
 def reasons_written_by_the_code() -> set[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("accounts", "games", "shop", "stats", "truco_site")
+PACKAGES = ("accounts", "games", "rooms", "shop", "stats", "truco_site")
 THE_WALLET = ROOT / "shop" / "wallet.py"
 BALANCES = frozenset({"coins", "blue_coins", "gems"})
 ORM_WRITES = frozenset({"create", "update", "get_or_create", "update_or_create", "bulk_create", "bulk_update"})
@@ -126,3 +126,9 @@ def test_each_way_of_writing_money_is_seen(source):
 )
 def test_reads_and_the_wallet_function_are_not_money_writes(source):
     assert money_writes(source) == []
+
+
+def test_every_app_of_the_project_is_scanned():
+    # A new app (rooms came this way) must not slip past the scan: every package with an apps.py is listed.
+    apps = {p.parent.name for p in ROOT.glob("*/apps.py")}
+    assert apps <= set(PACKAGES), f"add {sorted(apps - set(PACKAGES))} to PACKAGES"

@@ -15,7 +15,7 @@ from truco_site.sockets import CLOSE_NOT_FOUND
 
 JUNK = ["%00", "a%00b", "%00%00%00", "%FF", "a%01b"]
 # Our own routes must say 404; third-party ones (admin, allauth) must at least not fail.
-OWN_PREFIXES = ("/play/", "/players/", "/shop/", "/media/")
+OWN_PREFIXES = ("/play/", "/players/", "/shop/", "/media/", "/rooms/")
 
 
 def _routes(resolver=None, prefix: str = "") -> list[str]:

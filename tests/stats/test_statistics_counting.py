@@ -6,6 +6,7 @@ from django.core.management import call_command
 from games.models import Match, MatchEvent
 from games.rewards import claim_seats, count_in_statistics
 from stats.models import Achievement, CountedMatch, EarnedAchievement, PlayerStats
+from tests.stats.conftest import finish
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +50,17 @@ def test_an_abandoned_match_does_not_count(user, play_match, start_plain):
     match.refresh_from_db()
     count_in_statistics(match, list(match.seats.all()))
     assert not PlayerStats.objects.filter(user=user).exists()
+
+
+def test_a_practice_match_counts_for_nothing_when_settled_or_rebuilt(user, start_plain):
+    match = start_plain(user)
+    Match.objects.filter(pk=match.pk).update(practice=True)
+    match.refresh_from_db()
+    finish(match)
+    assert not PlayerStats.objects.filter(user=user).exists()
+    assert not CountedMatch.objects.filter(user=user).exists()
+    call_command("rebuild_stats", verbosity=0)
+    assert not CountedMatch.objects.filter(user=user).exists()
 
 
 def test_streaks_follow_the_results_in_order(user, play_match):

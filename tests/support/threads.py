@@ -5,7 +5,8 @@ import threading
 from django.db import connections
 
 
-def run_in_threads(count, target):
+def run_in_threads(count, target, timeout=120):
+    """Start `target(n)` for n in range(count) together (a barrier); returns (results, errors)."""
     barrier = threading.Barrier(count)
     results, errors = [], []
 
@@ -22,5 +23,5 @@ def run_in_threads(count, target):
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=60)
+        t.join(timeout=timeout)
     return results, errors

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 
 def catalogue_paths() -> list[Path]:
     roots = [settings.BASE_DIR / "locale"] + [
-        settings.BASE_DIR / app / "locale" for app in ("accounts", "games", "shop", "stats", "truco_site")
+        settings.BASE_DIR / app / "locale" for app in ("accounts", "games", "rooms", "shop", "stats", "truco_site")
     ]
     return sorted(po for root in roots if root.exists() for po in root.rglob("*.po"))
 

@@ -1,0 +1,135 @@
+"""The lobby's socket and a waiting room's socket: each pushes its viewer's fragments when a room changes.
+
+A message names the room that changed (`rooms.publishing`); the socket reads the database again
+and sends a fragment only when its HTML differs from the last one sent. Sockets change nothing.
+Redis pub/sub delivers at most once, so each socket also re-reads every GAMES_SOCKET_WATCHDOG_S
+(as the table does): a lost "room changed" never leaves a browser in a waiting room that started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from urllib.parse import parse_qs
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.consumers import language_of
+from games.db import read
+
+from . import rendering, selectors
+from .forms import LobbyFilterForm
+from .models import Room
+from .publishing import LOBBY_GROUP, room_group
+
+log = logging.getLogger(__name__)
+CLOSE_NOT_IN_ROOM = 4403
+
+
+class PushingConsumer(AsyncWebsocketConsumer):
+    """Renders its viewer's fragments (`_render`, in the thread pool) and sends them when they changed."""
+
+    sent = ""
+    watchdog: asyncio.Task | None = None
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass  # the buttons are forms posted over HTTP: nothing is read from these sockets
+
+    async def push(self):
+        html = await read(self._render)()
+        if html != self.sent:
+            self.sent = html
+            await self.send(html)
+
+    def start_watchdog(self):
+        self.watchdog = asyncio.create_task(self._watch())
+
+    async def _watch(self):
+        while True:
+            await asyncio.sleep(settings.GAMES_SOCKET_WATCHDOG_S)
+            try:
+                await self.push()
+            except Exception:  # e.g. the database is down for a moment: try again next time
+                log.exception("idle re-read failed on %s", self.scope.get("path"))
+
+    def stop_watchdog(self):
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+
+    def _render(self) -> str:
+        raise NotImplementedError
+
+
+class LobbyConsumer(PushingConsumer):
+    async def connect(self):
+        self.language = language_of(self.scope)
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        self.filters = LobbyFilterForm({k: v[0] for k, v in query.items() if k in ("variant", "table")}).filters()
+        await self.accept()
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.push()
+        self.start_watchdog()
+
+    async def disconnect(self, code):
+        self.stop_watchdog()
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def lobby_update(self, event):
+        await self.push()
+
+    def _render(self) -> str:
+        user = self.scope.get("user")
+        rooms = selectors.waiting_public_rooms(**self.filters)
+        with translation.override(self.language):
+            context = rendering.lobby_rooms_context(
+                rooms,
+                my_room=selectors.waiting_room_of(user),
+                signed_in=bool(user is not None and user.is_authenticated),
+            )
+            return rendering.render_lobby_rooms(context, oob=True)
+
+
+class RoomConsumer(PushingConsumer):
+    room_pk: int | None = None
+
+    async def connect(self):
+        self.language = language_of(self.scope)
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.room_pk = await read(self._find_room)()
+        await self.accept()
+        if self.room_pk is None:
+            with translation.override(self.language):
+                await self.send(
+                    f'<p id="room-message" hx-swap-oob="true" role="alert">{_("You are not in this room.")}</p>'
+                )
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+            return
+        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
+        await self.push()
+        self.start_watchdog()
+
+    def _find_room(self) -> int | None:
+        room = Room.objects.filter(code=self.code).first()
+        if room is None or selectors.seat_of(room, self.scope.get("user")) is None:
+            return None
+        return room.pk
+
+    async def disconnect(self, code):
+        self.stop_watchdog()
+        if self.room_pk is not None:
+            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
+
+    async def room_update(self, event):
+        await self.push()
+
+    def _render(self) -> str:
+        user = self.scope.get("user")
+        room = Room.objects.select_related("match").get(pk=self.room_pk)
+        seated = selectors.seat_of(room, user) is not None
+        with translation.override(self.language):
+            seats = rendering.room_seats_context(room, selectors.people_in(room), user)
+            go = rendering.room_go_context(room, seated=seated)
+            return rendering.render_room_regions(seats, go, oob=True)

@@ -1,0 +1,120 @@
+"""Rooms and their seats, and the staff-editable price of a seat in blue coins.
+
+A room is addressed only by its `code` (unguessable, in every URL, the invite link of a private
+room). A `RoomSeat` row is kept after its player leaves (`left_at`): it names the blue-coin charge
+and its refund, so both are idempotent per seat taken.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from games.models import Match
+
+MOVE_SECONDS = (30, 60, 99)
+
+
+def new_room_code() -> str:
+    # 128 random bits: the invite link is the key to a private room, so it must not be guessable.
+    return secrets.token_urlsafe(16)
+
+
+class RoomSettings(models.Model):
+    """Single row, edited in the admin: what taking a seat in a room costs."""
+
+    entry_blue_coins = models.PositiveIntegerField(_("blue coins to create or join a room"), default=1)
+
+    class Meta:
+        verbose_name = _("room settings")
+        verbose_name_plural = _("room settings")
+
+    def __str__(self) -> str:
+        return str(_("Room settings"))
+
+    @classmethod
+    def current(cls) -> "RoomSettings":
+        return cls.objects.get_or_create(pk=1)[0]
+
+
+class Room(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        STARTED = "started", _("Started")
+        CLOSED = "closed", _("Closed")
+
+    class Mode(models.TextChoices):
+        COMPETITIVE = "competitive", _("Competitive")
+        PRACTICE = "practice", _("Practice")
+
+    code = models.CharField(max_length=32, unique=True, default=new_room_code, editable=False)
+    is_private = models.BooleanField(_("private"), default=False)
+    name = models.CharField(_("room name"), max_length=40, blank=True)
+    # Django's password hasher (make_password); never shown again, not even to the chief.
+    password_hash = models.CharField(max_length=128, blank=True)
+    chief = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="rooms_led",
+        verbose_name=_("chief"),
+    )
+    rules = models.JSONField(_("rules"))
+    # Copied out of `rules` so the lobby can filter and quick join can match on them.
+    variant = models.CharField(max_length=12)
+    seats = models.PositiveSmallIntegerField()
+    partnership = models.BooleanField(default=False)
+    move_seconds = models.PositiveSmallIntegerField(_("seconds per move"), default=99)
+    mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices, default=Mode.COMPETITIVE)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="room")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("room")
+        verbose_name_plural = _("rooms")
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["status", "is_private", "variant", "seats"], name="rooms_lobby")]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.get_status_display()} {self.code[:6]}"
+
+    @property
+    def ruleset(self) -> engine.RuleSet:
+        return engine.RuleSet.from_dict(self.rules)
+
+
+class RoomSeat(models.Model):
+    """A person in a room: the seat they hold, where from, and what they paid for it."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="room_seats")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="room_seats")
+    number = models.PositiveSmallIntegerField(_("seat"))
+    # REMOTE_ADDR when the seat was taken (the same-address rule for rank points comes later, issue 11 item 9).
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    blue_coins_paid = models.PositiveIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+    removed = models.BooleanField(default=False)  # the chief removed them (rather than they left)
+
+    class Meta:
+        verbose_name = _("room seat")
+        verbose_name_plural = _("room seats")
+        ordering = ["room", "number"]
+        constraints = [
+            # The database backs the services' row locks: one person per seat, one seat per person.
+            models.UniqueConstraint(
+                fields=["room", "number"], condition=Q(left_at__isnull=True), name="rooms_one_person_per_seat"
+            ),
+            models.UniqueConstraint(
+                fields=["room", "user"], condition=Q(left_at__isnull=True), name="rooms_one_seat_per_person"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}:{self.number} {self.user}"

@@ -1,0 +1,39 @@
+"""Rooms' part of privacy: the export lists the rooms a person sat in (with the address recorded);
+deleting an account first leaves any waiting room, so the room is not left with a ghost seat."""
+
+from django.dispatch import receiver
+
+from accounts.signals import account_deleting, personal_data_requested
+
+from . import selectors, services
+from .models import RoomSeat
+
+
+@receiver(personal_data_requested, dispatch_uid="rooms_personal_data")
+def export_room_seats(sender, user, **kwargs):
+    seats = RoomSeat.objects.filter(user=user).select_related("room").order_by("joined_at", "pk")
+    return {
+        "room_seats": [
+            {
+                "room": s.room.code,
+                "room_name": s.room.name,
+                "chief": s.room.chief_id == user.pk,
+                "seat": s.number,
+                "ip_address": s.ip_address,
+                "blue_coins_paid": s.blue_coins_paid,
+                "joined_at": s.joined_at.isoformat(),
+                "left_at": s.left_at.isoformat() if s.left_at else None,
+                "removed": s.removed,
+            }
+            for s in seats
+        ]
+    }
+
+
+@receiver(account_deleting, dispatch_uid="rooms_leave_before_deletion")
+def leave_waiting_room(sender, user, **kwargs):
+    # The seat rows go with the account (CASCADE); leaving first hands the chief's role on, or
+    # closes a room nobody is left in, and tells the lobby.
+    room = selectors.waiting_room_of(user)
+    if room is not None:
+        services.leave_room(user, room.code)

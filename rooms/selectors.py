@@ -1,0 +1,51 @@
+"""Reads: the lobby's waiting rooms, one room's people, the home page's list."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+
+from .models import Room, RoomSeat
+
+LOBBY_LIMIT = 50
+
+
+def waiting_public_rooms(*, variant: str = "", seats: str = "", limit: int = LOBBY_LIMIT) -> list[Room]:
+    """Public rooms waiting for players, oldest first, with `taken` (seats held) and the chief's profile."""
+    rooms = (
+        Room.objects.filter(status=Room.Status.WAITING, is_private=False)
+        .select_related("chief__profile")
+        .annotate(taken=Count("room_seats", filter=Q(room_seats__left_at__isnull=True)))
+        .order_by("created_at", "pk")
+    )
+    if variant:
+        rooms = rooms.filter(variant=variant)
+    if seats == "2":
+        rooms = rooms.filter(seats=2)
+    elif seats == "4t":
+        rooms = rooms.filter(seats=4, partnership=True)
+    elif seats == "4s":
+        rooms = rooms.filter(seats=4, partnership=False)
+    return list(rooms[:limit])
+
+
+def people_in(room: Room) -> list[RoomSeat]:
+    """Who holds which seat now, in seat order, with their profile (name, avatar)."""
+    return list(room.room_seats.filter(left_at__isnull=True).select_related("user__profile").order_by("number"))
+
+
+def seat_of(room: Room, user) -> RoomSeat | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return room.room_seats.filter(left_at__isnull=True, user=user).first()
+
+
+def waiting_room_of(user) -> Room | None:
+    """The room this person is waiting in, if any (one at a time)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    seat = (
+        RoomSeat.objects.filter(user=user, left_at__isnull=True, room__status=Room.Status.WAITING)
+        .select_related("room")
+        .first()
+    )
+    return None if seat is None else seat.room

@@ -1,0 +1,302 @@
+"""Everything that changes a room: create, join, quick join, pick a seat, leave, remove, fill with bots, start.
+
+Each function is one transaction that first locks what it decides on, so concurrent requests queue
+instead of racing:
+- the person's user row: one person's joins (two tabs) are serialised, so nobody sits in two rooms;
+- the room row: its seats are counted and taken under the lock, so a room never over-fills;
+- quick join and room creation also lock the `RoomSettings` row: "no waiting room with these
+  options, so create one" is decided by one request at a time (else two people arriving together
+  would each open a room and sit alone).
+Blue coins move only through `shop.wallet.change_balance`, in the same transaction, with
+idempotency keys named after the seat taken (`room-entry:<seat>`, `room-refund:<seat>`).
+A refusal is a `RoomRefused` with a stable `code` and a message for the person; nothing changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import engine
+from games.models import BotLevel, Match
+from games.starting import BOT_NAMES, SeatPlan, create_match
+from shop import wallet
+
+from . import publishing
+from .models import Room, RoomSeat, RoomSettings
+
+
+class RoomRefused(Exception):
+    def __init__(self, code: str, message):
+        self.code, self.message = code, message
+        super().__init__(f"{code}: {message}")
+
+
+@dataclass(frozen=True)
+class RoomOptions:
+    rules: engine.RuleSet
+    move_seconds: int = 99
+    mode: str = Room.Mode.COMPETITIVE
+
+
+def create_room(
+    user, options: RoomOptions, *, is_private: bool = False, name: str = "", password: str = "", ip: str | None = None
+) -> Room:
+    """Open a room with its creator as chief in the first seat, charged the entry price."""
+    if is_private and not (name and password):
+        raise RoomRefused("private_needs_name_and_password", _("A private room needs a name and a password."))
+    with transaction.atomic():
+        _lock_person(user)
+        room_settings = RoomSettings.objects.select_for_update().get(pk=RoomSettings.current().pk)
+        room = _open_room(user, options, is_private=is_private, name=name, password=password)
+        _take_seat(room, user, 0, ip, room_settings.entry_blue_coins)
+    return room
+
+
+def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
+    """Seat the person in the oldest waiting public room with these variant and seats, else in a new one."""
+    with transaction.atomic():
+        _lock_person(user)
+        room_settings = RoomSettings.objects.select_for_update().get(pk=RoomSettings.current().pk)
+        room = (
+            Room.objects.select_for_update()
+            .filter(
+                status=Room.Status.WAITING,
+                is_private=False,
+                variant=rules.variant,
+                seats=rules.seats,
+                partnership=rules.partnership,
+            )
+            # Quick join plays the rule book's game: a room of online Mineiro (a house rule) is
+            # joined on purpose, from the lobby.
+            .exclude(rules__mineiro_style="online")
+            .order_by("created_at", "pk")
+            .first()
+        )
+        if room is None:
+            room = _open_room(user, RoomOptions(rules=rules), is_private=False)
+        number = _free_seats(room)[0]
+        _take_seat(room, user, number, ip, room_settings.entry_blue_coins)
+        _start_if_full(room)
+    return room
+
+
+def join_room(user, code: str, *, password: str = "", ip: str | None = None, number: int | None = None) -> Room:
+    """Take a seat in this room (the first free one, or `number` if free). A private room needs its password."""
+    with transaction.atomic():
+        _lock_person(user)
+        room = _locked_room(code)
+        if room.is_private and not check_password(password or "", room.password_hash):
+            code_ = "missing_password" if not password else "wrong_password"
+            raise RoomRefused(
+                code_, _("This room needs its password.") if not password else _("That is not the room's password.")
+            )
+        free = _free_seats(room)
+        if number is not None and number not in free:
+            raise RoomRefused("seat_taken", _("That seat is taken; pick a free one."))
+        _take_seat(room, user, free[0] if number is None else number, ip, RoomSettings.current().entry_blue_coins)
+        _start_if_full(room)
+    return room
+
+
+def choose_seat(user, code: str, number: int) -> Room:
+    """Move to a free seat (rooms with teams: friends sit together) before the start."""
+    with transaction.atomic():
+        room = _locked_room(code, require_free_seat=False)
+        seat = _seat_of(room, user)
+        if not room.partnership:
+            raise RoomRefused("no_seat_choice", _("Seats are chosen only in rooms with teams."))
+        if number not in _free_seats(room):
+            raise RoomRefused("seat_taken", _("That seat is taken; pick a free one."))
+        seat.number = number
+        seat.save(update_fields=["number"])
+        publishing.announce(room.pk)
+    return room
+
+
+def leave_room(user, code: str) -> Room:
+    """Leave before the start, refunded. A chief who leaves hands the room to the longest-seated player;
+    the last person out closes it."""
+    with transaction.atomic():
+        room = _locked_room(code, require_free_seat=False)
+        seat = _seat_of(room, user)
+        _vacate(room, seat, removed=False)
+        remaining = list(room.room_seats.filter(left_at__isnull=True).order_by("joined_at", "pk"))
+        if not remaining:
+            room.status, room.closed_at = Room.Status.CLOSED, timezone.now()
+            room.save(update_fields=["status", "closed_at"])
+        elif room.chief_id == user.pk:
+            room.chief_id = remaining[0].user_id
+            room.save(update_fields=["chief"])
+        publishing.announce(room.pk)
+    return room
+
+
+def remove_player(chief, code: str, user_id: int) -> Room:
+    """The chief takes a player out of the room before the start; the player is refunded."""
+    with transaction.atomic():
+        room = _locked_room(code, require_free_seat=False)
+        _require_chief(room, chief)
+        if user_id == chief.pk:
+            raise RoomRefused("chief_cannot_remove_self", _("To go, leave the room instead."))
+        seat = room.room_seats.filter(left_at__isnull=True, user_id=user_id).first()
+        if seat is None:
+            raise RoomRefused("not_in_room", _("That player is not in this room."))
+        _vacate(room, seat, removed=True)
+        publishing.announce(room.pk)
+    return room
+
+
+def fill_with_bots_and_start(chief, code: str, level: str) -> Room:
+    """A private room's chief fills the empty seats with bots of one level and starts the match."""
+    if level not in (BotLevel.EASY, BotLevel.MEDIUM, BotLevel.HARD):
+        raise RoomRefused("bad_bot_level", _("Pick a bot level: easy, medium or hard."))
+    with transaction.atomic():
+        room = _locked_room(code, require_free_seat=False)
+        _require_chief(room, chief)
+        if not room.is_private:
+            raise RoomRefused("public_room_no_bots", _("Only a private room's chief may fill seats with bots."))
+        _start(room, bot_level=level)
+    return room
+
+
+def close_room(chief, code: str) -> Room:
+    """The chief closes a room that has not started; everyone in it is refunded."""
+    with transaction.atomic():
+        room = _locked_room(code, require_free_seat=False)
+        _require_chief(room, chief)
+        for seat in room.room_seats.filter(left_at__isnull=True):
+            _vacate(room, seat, removed=False)
+        room.status, room.closed_at = Room.Status.CLOSED, timezone.now()
+        room.save(update_fields=["status", "closed_at"])
+        publishing.announce(room.pk)
+    return room
+
+
+def password_matches(room: Room, password: str) -> bool:
+    return bool(password) and check_password(password, room.password_hash)
+
+
+# --- inside the locked transaction -----------------------------------------------------------
+
+
+def _lock_person(user) -> None:
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    seat = (
+        RoomSeat.objects.filter(user=user, left_at__isnull=True, room__status=Room.Status.WAITING)
+        .select_related("room")
+        .first()
+    )
+    if seat is not None:
+        raise RoomRefused("already_in_a_room", _("You are already waiting in a room; leave it first."))
+
+
+def _locked_room(code: str, *, require_free_seat: bool = True) -> Room:
+    room = Room.objects.select_for_update().filter(code=str(code)[:32]).first()
+    if room is None:
+        raise RoomRefused("no_such_room", _("There is no room at this link."))
+    if room.status == Room.Status.STARTED:
+        raise RoomRefused("room_started", _("This room's match has already started."))
+    if room.status == Room.Status.CLOSED:
+        raise RoomRefused("room_closed", _("This room is closed."))
+    if require_free_seat and not _free_seats(room):
+        raise RoomRefused("room_full", _("This room is full."))
+    return room
+
+
+def _open_room(user, options: RoomOptions, *, is_private: bool, name: str = "", password: str = "") -> Room:
+    rules = options.rules
+    return Room.objects.create(
+        is_private=is_private,
+        name=name if is_private else "",
+        password_hash=make_password(password) if is_private else "",
+        chief=user,
+        rules=rules.to_dict(),
+        variant=rules.variant,
+        seats=rules.seats,
+        partnership=bool(rules.partnership),
+        move_seconds=options.move_seconds,
+        mode=options.mode,
+    )
+
+
+def _free_seats(room: Room) -> list[int]:
+    taken = set(room.room_seats.filter(left_at__isnull=True).values_list("number", flat=True))
+    return [n for n in range(room.seats) if n not in taken]
+
+
+def _seat_of(room: Room, user) -> RoomSeat:
+    seat = room.room_seats.filter(left_at__isnull=True, user=user).first()
+    if seat is None:
+        raise RoomRefused("not_in_room", _("You are not in this room."))
+    return seat
+
+
+def _require_chief(room: Room, user) -> None:
+    if room.chief_id != user.pk:
+        raise RoomRefused("not_chief", _("Only the room's chief may do that."))
+
+
+def _take_seat(room: Room, user, number: int, ip: str | None, price: int) -> RoomSeat:
+    seat = RoomSeat.objects.create(room=room, user=user, number=number, ip_address=ip or None, blue_coins_paid=price)
+    if price:
+        try:
+            wallet.change_balance(
+                user,
+                wallet.BLUE_COINS,
+                -price,
+                reason="room_entry",
+                reference=f"room:{room.code}",
+                idempotency_key=f"room-entry:{seat.pk}",
+            )
+        except wallet.InsufficientFunds as exc:
+            raise RoomRefused("no_blue_coins", exc.message) from None
+    publishing.announce(room.pk)
+    return seat
+
+
+def _vacate(room: Room, seat: RoomSeat, *, removed: bool) -> None:
+    seat.left_at, seat.removed = timezone.now(), removed
+    seat.save(update_fields=["left_at", "removed"])
+    if seat.blue_coins_paid:
+        wallet.change_balance(
+            seat.user,
+            wallet.BLUE_COINS,
+            seat.blue_coins_paid,
+            reason="room_refund",
+            reference=f"room:{room.code}",
+            idempotency_key=f"room-refund:{seat.pk}",
+        )
+
+
+def _start_if_full(room: Room) -> None:
+    if not _free_seats(room):
+        _start(room, bot_level=BotLevel.MEDIUM)
+
+
+def _start(room: Room, *, bot_level: str) -> None:
+    """Create the match from the seats (people where seated, bots elsewhere) and mark the room started."""
+    people = {s.number: s.user for s in room.room_seats.filter(left_at__isnull=True).select_related("user")}
+    bots = iter(BOT_NAMES)
+    plans = [
+        SeatPlan(user=people[n], display_name=people[n].username)
+        if n in people
+        else SeatPlan(bot_level=bot_level, display_name=next(bots))
+        for n in range(room.seats)
+    ]
+    match = create_match(
+        rules=room.ruleset,
+        seats=plans,
+        bot_level=bot_level,
+        move_seconds=room.move_seconds,
+        kind=Match.Kind.ROOM,
+        practice=room.mode == Room.Mode.PRACTICE,
+    )
+    room.match, room.status, room.started_at = match, Room.Status.STARTED, timezone.now()
+    room.save(update_fields=["match", "status", "started_at"])
+    publishing.announce(room.pk)

@@ -1,0 +1,18 @@
+from django.urls import path
+
+from . import views
+
+app_name = "rooms"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("new/", views.create, name="create"),
+    path("quick/", views.quick_join, name="quick_join"),
+    path("r/<room_code:code>/", views.room, name="room"),
+    path("r/<room_code:code>/join/", views.join, name="join"),
+    path("r/<room_code:code>/seat/", views.seat, name="seat"),
+    path("r/<room_code:code>/leave/", views.leave, name="leave"),
+    path("r/<room_code:code>/remove/", views.remove, name="remove"),
+    path("r/<room_code:code>/bots/", views.bots, name="bots"),
+    path("r/<room_code:code>/close/", views.close, name="close"),
+]

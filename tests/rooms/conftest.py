@@ -1,0 +1,24 @@
+"""Fixtures for rooms: people with blue coins, room options."""
+
+import pytest
+
+from shop import wallet
+
+
+@pytest.fixture(autouse=True)
+def _no_background_sweeper(settings):
+    settings.SWEEPER_ENABLED = False
+
+
+@pytest.fixture
+def person(make_user):
+    """A signed-up player with exactly `blue` blue coins (the starter grant adjusted)."""
+
+    def make(name: str, blue: int = 5):
+        user = make_user(name)
+        have = wallet.balance(user, wallet.BLUE_COINS)
+        if have != blue:
+            wallet.change_balance(user, wallet.BLUE_COINS, blue - have, reason="admin_adjustment")
+        return user
+
+    return make

@@ -1,0 +1,37 @@
+"""Helpers for room tests: options, balances, the cards a frame shows."""
+
+import re
+
+from games import engine
+from games.engine.cards import CARD_NAMES
+from rooms.services import RoomOptions
+from shop import wallet
+
+
+def options(variant="paulista", seats=2, partnership=None, **more) -> RoomOptions:
+    rules = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership})
+    return RoomOptions(rules=rules, **more)
+
+
+def blue(user) -> int:
+    return wallet.balance(user, wallet.BLUE_COINS)
+
+
+# A card in a frame: its code (data-card="4C", hx-vals) or its face (rank + suit symbol), as
+# tests/games/test_pushed_fragments.py reads frames (a test module imports no other, so repeated here).
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])([4567QJKA23][CHSD])(?![A-Za-z0-9_\-])")
+FACE = re.compile(r'<span class="rank">([^<]+)</span><span class="suit">(.)</span>')
+SUIT_OF = {"♣": "C", "♥": "H", "♠": "S", "♦": "D"}
+
+
+def cards_shown(frame: str) -> set[str]:
+    return set(CARD_TOKEN.findall(frame)) | {rank + SUIT_OF[suit] for rank, suit in FACE.findall(frame)}
+
+
+def hidden_at_the_deal(state, seat: int) -> set[str]:
+    """Before anyone plays: every other seat's cards and the stock, but for what the seat's view shows
+    (its hand, the vira, the manilhas' legend)."""
+    view = engine.seat_view(state, seat)
+    hidden = {CARD_NAMES[c] for s, hand in enumerate(state.hands) if s != seat for c in hand}
+    hidden |= {CARD_NAMES[c] for c in state.stock}
+    return hidden - set(view["hand"]) - set(view["manilhas"]) - {view["vira"]}
