@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -58,7 +59,8 @@ def player(transactional_db, stocked_shop, stocked_achievements, make_user):
     finished.status, finished.winner_side, finished.score = Match.Status.FINISHED, 0, [12, 8]
     finished.finished_at = timezone.now()
     finished.save()
-    settle_finished_match(finished, list(finished.seats.all()))
+    with transaction.atomic():  # as the move that finishes a match does (row locks on PostgreSQL)
+        settle_finished_match(finished, list(finished.seats.all()))
     active = create_match(rules=rules, seats=seat_plans_against_ai(rules, "medium", user=user), bot_level="medium")
     tournament = start_tournament(user, rules)
     wallet.change_balance(user, wallet.COINS, 60, reason="tournament_reward")
