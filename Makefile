@@ -7,7 +7,7 @@ PORT   ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest rebuild-stats seed-leaderboards bench-leaderboards clean
+.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest bench-render rebuild-stats seed-leaderboards bench-leaderboards clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -67,8 +67,11 @@ PLAYERS ?= 100
 SECONDS ?= 30
 URL     ?= http://$(HOST):$(PORT)
 LOADTEST_ARGS ?=
-loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real sockets; needs `make run` in another terminal (same DATABASE_URL)
+loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real sockets, beside the floor; needs `BENCH_ROUTES=1 make run` in another terminal (same DATABASE_URL)
 	$(PY) manage.py loadtest_table --players $(PLAYERS) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
+
+bench-render: venv ## what one table socket spends per update: database + every fragment (before) vs the published move's changed fragments
+	$(PY) manage.py bench_table_render
 
 rebuild-stats: venv ## recompute every player's statistics from the stored matches, the leaderboards' totals, and award achievements already reached
 	$(PY) manage.py rebuild_stats --rank-points --award

@@ -3,6 +3,12 @@
 Thin on purpose: the rules are the engine's, the transaction is the move service's; this only
 parses (`games.socket_actions`), identifies the seat, and renders what this one viewer may see.
 
+A move reaches the other sockets as a message to each seat's group carrying that seat's view
+(`games.publishing.publish_move`): the socket renders from it, on the event loop, with no
+database query, and only the fragments whose context changed. It reads the database when it
+connects, when it sees a gap in the versions, when the match is over, and when its table has
+been quiet for a while (a lost message).
+
 Whatever a browser sends, the socket answers with a frame and stays open, except a socket that
 floods (`games.socket_limits`), which is closed with `CLOSE_FLOODING`. The channel layer (Redis)
 may be down: the socket still opens, moves are still saved, and it joins its groups once the
@@ -14,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import UTC, datetime
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -26,9 +33,9 @@ from django.utils.translation import gettext as _
 
 from shop.selectors import equipped_deck
 
-from . import db, moves, rendering, selectors
+from . import db, moves, rendering, selectors, timers
 from .models import Match
-from .publishing import LAYER_TIMEOUT_S, group_name, player_group, publish
+from .publishing import LAYER_TIMEOUT_S, TableUpdate, group_name, player_group, publish_move, seat_group
 from .seating import seat_for
 from .socket_actions import parse_socket_action
 from .socket_limits import FloodPenalties, FrameBucket
@@ -48,6 +55,9 @@ class TableConsumer(AsyncWebsocketConsumer):
     groups_to_join: tuple[str, ...] = ()
     seats: list | None = None
     deck: dict | None = None
+    tournament: tuple | None = None  # (stage, tournament public id): fixed for the match
+    room_match = False  # a room's match (its result links back to the lobby): fixed for the match
+    contexts: dict | None = None  # the fragments' contexts of the last push (render only what changed)
     watchdog: asyncio.Task | None = None
     finished = False
     closing = False
@@ -131,7 +141,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_YOURS)
             return
         self.match_pk, self.seat, user_pk = found
-        self.groups_to_join = (group_name(self.match_pk),) + ((player_group(user_pk),) if user_pk else ())
+        # The whole table's group ("go and look"), this seat's own group (the moves, with this seat's
+        # view: docs/decisions.md) and the player's (account deletion).
+        self.groups_to_join = (group_name(self.match_pk), seat_group(self.match_pk, self.seat)) + (
+            (player_group(user_pk),) if user_pk else ()
+        )
         await self.join_groups()
         # ext-ws does not replay pushes after a reconnect: always start with a full snapshot.
         await self.push_snapshot(full=True)
@@ -217,12 +231,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.refuse("unavailable", _("The table could not save your move just now; please try again."))
             return
         try:
-            await publish(self.match_pk, match.version)
+            await publish_move(match)
         except Exception as exc:
             # The move is stored; the other seats' sockets catch up by themselves (the idle check).
             log.warning("could not publish version %s of match %s: %r", match.version, self.public_id, exc)
             await self.push_snapshot()
             await self.refuse("updates_delayed", _("Your move is saved. Live updates are slow right now."))
+        timers.schedule_after(match)
 
     async def account_closed(self, event):
         """The player's account was deleted (on any process): this table is closed."""
@@ -238,11 +253,44 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(html)
 
     async def match_update(self, event):
-        if event["version"] > self.last_version and not self.closing:
-            try:
-                await self.push_snapshot()
-            except Exception:  # e.g. the database is down for a moment, or the match was deleted with its account
-                log.exception("could not push version %s of match %s", event["version"], self.public_id)
+        if event["version"] <= self.last_version or self.closing:
+            return
+        try:
+            await self._match_update(event)
+        except Exception:  # e.g. the database is down for a moment, or the match was deleted with its account
+            log.exception("could not push version %s of match %s", event["version"], self.public_id)
+
+    async def _match_update(self, event):
+        async with self.push_lock:  # the watchdog and the handlers must not interleave pushes
+            if event["version"] <= self.last_version:
+                return  # a snapshot pushed it (or something newer) while this waited for the lock
+            table = event.get("table")
+            follows = event["version"] == self.last_version + 1 and self.seats is not None
+            if table is None or not follows or table["over"]:
+                # "Go and look", a gap in the versions, or a result (what it pays is in the database).
+                await self._push_snapshot(full=False)
+            else:
+                await self._push_update(TableUpdate.from_message(table))
+
+    async def _push_update(self, table: TableUpdate) -> None:
+        """Render the published version from the message alone: no database, no thread hop."""
+        deadline = datetime.fromtimestamp(table.deadline_ts, UTC) if table.deadline_ts is not None else None
+        with translation.override(self.language):
+            contexts = rendering.contexts_for(
+                table.view,
+                self.seats,
+                deck=self.deck,
+                version=table.version,
+                deadline=deadline,
+                deadline_seat=table.deadline_seat,
+                timed_out_seat=table.timed_out_seat,
+                timed_out_version=table.timed_out_version,
+                tournament=self.tournament,
+                room_match=self.room_match,
+            )
+            regions = rendering.render_changed(contexts, self.contexts)
+        self.contexts = contexts
+        await self._send_regions(table.version, regions, full=False)
 
     async def push_snapshot(self, full: bool = False) -> None:
         if self.closing:
@@ -252,7 +300,14 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _push_snapshot(self, full: bool) -> None:
         # A viewer's render never queues behind another seat's write (games/db.py).
-        version, regions, self.finished = await db.read(self._render)(full)
+        version, regions, self.finished, deadline = await db.read(self._render)(full)
+        if not self.finished:
+            # This process times the match too (its socket may be the first since a restart); the
+            # version check keeps two processes' timers from both acting.
+            timers.schedule(self.match_pk, version, deadline)
+        await self._send_regions(version, regions, full)
+
+    async def _send_regions(self, version: int, regions: dict[str, str], full: bool) -> None:
         self.last_push = time.monotonic()
         if version <= self.last_version and not full:
             return
@@ -273,10 +328,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             seats = selectors.seats_at(match)
             self.seats = rendering.seat_facts(seats)
             self.deck = equipped_deck(seats[self.seat].user)
+            self.tournament = rendering.tournament_facts(match)
+            self.room_match = match.kind == Match.Kind.ROOM
         with translation.override(self.language):
             view = rendering.viewer_view(match, self.seat)
             contexts = rendering.table_contexts(match, self.seats, view, deck=self.deck)
-            return match.version, rendering.render_regions(contexts, oob=True), match.status != Match.Status.ACTIVE
+            self.contexts = contexts
+            regions = rendering.render_regions(contexts, oob=True)
+        over = match.status != Match.Status.ACTIVE
+        return match.version, regions, over, match.deadline
 
 
 def language_of(scope) -> str:

@@ -192,14 +192,33 @@ class Report:
     urls: list[str]
     actions_sent: int = 0
     latencies: list[float] = field(default_factory=list)  # action → update, seconds
-    turn_waits: list[float] = field(default_factory=list)  # update → my turn again (AI delay + sweeper), seconds
+    turn_waits: list[float] = field(default_factory=list)  # update → my turn again (AI delay + lag), seconds
+    turn_wait_excess: list[float] = field(default_factory=list)  # each turn wait minus the AI's designed delays in it
     connects: list[float] = field(default_factory=list)  # open socket → snapshot, seconds
     matches_finished: int = 0
     errors: Counter = field(default_factory=Counter)
+    # The floor: the same number of sockets through a trivial group round trip on the same server(s).
+    floor_latencies: list[float] = field(default_factory=list)
+    floor_note: str = ""  # why there is no floor, if there is none
+    server_cpu_s: float | None = None  # the servers' CPU seconds during the table phase
+    load_average: tuple[float, float] | None = None  # 1-minute load average at the start and the end
 
     @property
     def actions_per_second(self) -> float:
         return self.actions_sent / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def p95_over_floor(self) -> float | None:
+        """The table's p95 as a multiple of the floor's p95 measured in the same run."""
+        table, floor = percentile(self.latencies, 95), percentile(self.floor_latencies, 95)
+        return table / floor if table is not None and floor else None
+
+    @property
+    def cpu_ms_per_action(self) -> float | None:
+        """Server CPU per player action (the AI's moves in between included)."""
+        if self.server_cpu_s is None or not self.actions_sent:
+            return None
+        return self.server_cpu_s * 1000 / self.actions_sent
 
     def as_dict(self) -> dict:
         return {
@@ -211,15 +230,26 @@ class Report:
             "actions_per_second": round(self.actions_per_second, 2),
             "latency_ms": _rounded(summarise_ms(self.latencies)),
             "turn_wait_ms": _rounded(summarise_ms(self.turn_waits)),
+            "turn_wait_over_designed_ms": _rounded(summarise_ms(self.turn_wait_excess)),
             "connect_ms": _rounded(summarise_ms(self.connects)),
             "matches_finished": self.matches_finished,
             "errors": dict(sorted(self.errors.items())),
             "error_total": sum(self.errors.values()),
+            "floor_ms": _rounded(summarise_ms(self.floor_latencies)),
+            "floor_note": self.floor_note,
+            "p95_over_floor": _round(self.p95_over_floor, 2),
+            "server_cpu_s": _round(self.server_cpu_s, 3),
+            "cpu_ms_per_action": _round(self.cpu_ms_per_action, 2),
+            "load_average": list(self.load_average) if self.load_average else None,
         }
 
 
 def _rounded(summary: dict) -> dict:
     return {k: (round(v, 1) if isinstance(v, float) else v) for k, v in summary.items()}
+
+
+def _round(value, digits: int):
+    return None if value is None else round(value, digits)
 
 
 def _ms(value) -> str:
@@ -228,8 +258,19 @@ def _ms(value) -> str:
 
 def format_report(report: Report) -> str:
     d = report.as_dict()
-    lat, wait, conn = d["latency_ms"], d["turn_wait_ms"], d["connect_ms"]
+    lat, wait, conn, floor = d["latency_ms"], d["turn_wait_ms"], d["connect_ms"], d["floor_ms"]
+    over = d["turn_wait_over_designed_ms"]
     errors = ", ".join(f"{k}={v}" for k, v in d["errors"].items()) or "none"
+    if floor["count"]:
+        floor_line = (
+            f"floor ms           p50 {_ms(floor['p50'])}  p95 {_ms(floor['p95'])}  "
+            f"(group round trip, same sockets, same server, n={floor['count']})"
+        )
+    else:
+        floor_line = f"floor              none ({d['floor_note'] or 'not measured'})"
+    ratio = d["p95_over_floor"]
+    cpu = d["cpu_ms_per_action"]
+    load = d["load_average"]
     return "\n".join(
         [
             f"players            {report.players}  ({', '.join(report.urls)})",
@@ -239,10 +280,17 @@ def format_report(report: Report) -> str:
             f"latency ms         p50 {_ms(lat['p50'])}  p95 {_ms(lat['p95'])}  p99 {_ms(lat['p99'])}  "
             f"max {_ms(lat['max'])}  (action → update, n={lat['count']})",
             f"turn wait ms       p50 {_ms(wait['p50'])}  p95 {_ms(wait['p95'])}  max {_ms(wait['max'])}  "
-            f"(update → my turn again: AI delay 500–1500 + sweeper)",
+            f"(update → my turn again: the AI's moves, each 500–1500 by design)",
+            f"turn wait − design p50 {_ms(over['p50'])}  p95 {_ms(over['p95'])}  "
+            f"(the same waits minus the designed delays of the AI moves in them)",
             f"connect ms         p50 {_ms(conn['p50'])}  p95 {_ms(conn['p95'])}  max {_ms(conn['max'])}  "
             f"(socket open → snapshot, n={conn['count']})",
             f"matches finished   {report.matches_finished}",
             f"errors             {d['error_total']}  ({errors})",
+            floor_line,
+            f"table p95 / floor  {'–' if ratio is None else f'{ratio:.1f}×'}",
+            f"server CPU         {'–' if cpu is None else f'{cpu:.2f} ms per action'}"
+            + ("" if d["server_cpu_s"] is None else f"  ({d['server_cpu_s']:.1f} s in the table phase)"),
+            f"load average       {'–' if not load else f'{load[0]:.2f} at the start, {load[1]:.2f} at the end'}",
         ]
     )

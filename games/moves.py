@@ -85,18 +85,21 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
     return match
 
 
-def play_due_seat(match_pk: int, now=None) -> int | None:
+def play_due_seat(match_pk: int, now=None, *, version: int | None = None) -> Match | None:
     """Act for the seat whose deadline passed (AI seat, bot partner, or a timed-out human).
 
-    Returns the new version (to publish once committed), or None if nothing was due.
+    Returns the match as stored (to publish once committed), or None if nothing was due. With
+    `version` (a timer set for that version) it acts only if the match is still at that version:
+    a timer in another process, or the sweeper, may have made this move already.
     """
     now = now or timezone.now()
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(skip_locked=True)
-            .filter(pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now)
-            .first()
+        due = Match.objects.select_for_update(skip_locked=True).filter(
+            pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now
         )
+        if version is not None:
+            due = due.filter(version=version)
+        match = due.first()
         if match is None:
             return None
         bots = match.seat_bots
@@ -122,12 +125,12 @@ def play_due_seat(match_pk: int, now=None) -> int | None:
             match.missed_turns += 1
             if match.missed_turns >= settings.GAMES_ABANDON_AFTER_MISSED_TURNS:
                 abandon_match(match, due, reason="missed_turns", now=now)
-                return match.version
+                return match
         if actor == "clock":
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
             match.timed_out_seat, match.timed_out_version = seat, match.version + 1
         _store(match, new_state, events, seat=seat, actor=actor, action=action, before=state)
-    return match.version
+    return match
 
 
 def abandon_match(match: Match, seat_number: int, *, reason: str, now=None) -> None:
@@ -187,10 +190,10 @@ def clock_action(view: dict, rng: random.Random) -> engine.Action:
     return choose_action(AUTOPLAY_LEVEL, view, rng)
 
 
-def play_due_seat_safely(match_pk: int, now=None) -> int | None:
+def play_due_seat_safely(match_pk: int, now=None, *, version: int | None = None) -> Match | None:
     """`play_due_seat`, but a failure is logged and skipped: one broken match must not stop the others' clocks."""
     try:
-        return play_due_seat(match_pk, now)
+        return play_due_seat(match_pk, now, version=version)
     except Exception:
         log.exception("sweeper failed on match %s", match_pk)
         return None

@@ -1,9 +1,21 @@
-"""Telling live tables what happened: one message to a match's group, or to a player's sockets.
+"""Telling live tables what happened: one message per seat after a move, or to a match's or a player's sockets.
 
-Every socket at a table is in its match's group; each reads the new version and pushes its
-viewer's changed fragments. Every signed-in player's sockets are also in the player's group, so
-the deletion of an account reaches its sockets on every process. Called after the transaction
-committed, from the event loop, by the socket that made the move and by the sweeper.
+After a move's transaction commits, `publish_move` sends each seated person's group
+(`seat_group`) the new version and that seat's engine view, plus the few facts of the match
+the fragments need (`TableUpdate`). A socket renders its viewer's fragments from that message
+without reading the database; it reads the database only when it sees a gap in the versions,
+when the match is over (what the result pays is read from the ledger's settings), or when the
+message carries no table (`publish`, the plain "version N is out" to the match's group).
+
+Why one group per seat and not one message for the whole table: the message for a seat holds
+that seat's hand. A message to the whole table would carry every hand to every socket's
+process, and a mistake in one consumer would put them on the wire. With a group per seat a
+socket only ever receives what its own seat may see (docs/decisions.md).
+
+Every signed-in player's sockets are also in the player's group, so the deletion of an account
+reaches its sockets on every process. Called after the commit, from the event loop: by the
+socket that made the move, by the timer that made an AI seat's move (`games.timers`), and by
+the sweeper.
 
 The channel layer (Redis) may be down: every call here gives up after `LAYER_TIMEOUT_S` and raises,
 and the callers decide (a move is already stored; sockets re-read a quiet table by themselves).
@@ -12,8 +24,13 @@ and the callers decide (a move is already stored; sockets re-read a quiet table 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, fields
 
 from channels.layers import get_channel_layer
+
+from games import engine
+
+from .models import Match
 
 # Long enough for a Redis round trip under load, short enough that a dead Redis does not hold a
 # socket's handler or the sweeper (an unreachable host would otherwise wait for TCP's timeout).
@@ -21,8 +38,13 @@ LAYER_TIMEOUT_S = 1.0
 
 
 def group_name(match_pk: int) -> str:
-    """The channel-layer group of a match's live table."""
+    """The channel-layer group of a match's live table (every socket at it)."""
     return f"match.{match_pk}"
+
+
+def seat_group(match_pk: int, seat: int) -> str:
+    """The group of one seat's sockets: the only group its hidden cards are ever sent to."""
+    return f"match.{match_pk}.seat.{seat}"
 
 
 def player_group(user_pk: int) -> str:
@@ -30,9 +52,60 @@ def player_group(user_pk: int) -> str:
     return f"player.{user_pk}"
 
 
-def update_message(version: int) -> dict:
-    """The group message that says "version N is out" (handled by `TableConsumer.match_update`)."""
-    return {"type": "match.update", "version": version}
+@dataclass(frozen=True)
+class TableUpdate:
+    """What one seat's socket needs to render the fragments of a new version, besides what it keeps
+    for the whole match (seats, deck, tournament): plain values, so it travels through any layer."""
+
+    version: int
+    view: dict  # engine.seat_view for this seat: nothing another seat hides
+    deadline_ts: float | None  # the match's deadline as a POSIX timestamp
+    deadline_seat: int | None
+    timed_out_seat: int | None
+    timed_out_version: int | None
+    over: bool
+
+    @classmethod
+    def from_message(cls, table: dict) -> TableUpdate:
+        return cls(**table)
+
+
+def update_message(version: int, table: TableUpdate | None = None) -> dict:
+    """The group message handled by `TableConsumer.match_update`; without `table` it only says
+    "version N is out" and every socket reads the database."""
+    message = {"type": "match.update", "version": version}
+    if table is not None:
+        # Shallow on purpose: dataclasses.asdict would deep-copy the view (measured: 5 % of the
+        # server's CPU under load); the layer copies or serialises the message anyway.
+        message["table"] = {f.name: getattr(table, f.name) for f in fields(table)}
+    return message
+
+
+def seat_updates(match: Match, state: engine.MatchState | None = None) -> dict[int, TableUpdate]:
+    """Each person's seat and its update for the match as just stored (AI seats have no socket)."""
+    state = state if state is not None else engine.from_json(match.state)
+    deadline_ts = match.deadline.timestamp() if match.deadline is not None else None
+    over = match.status != Match.Status.ACTIVE
+    return {
+        seat: TableUpdate(
+            version=match.version,
+            view=engine.seat_view(state, seat),
+            deadline_ts=deadline_ts,
+            deadline_seat=match.deadline_seat,
+            timed_out_seat=match.timed_out_seat,
+            timed_out_version=match.timed_out_version,
+            over=over,
+        )
+        for seat, bot in enumerate(match.seat_bots)
+        if not bot
+    }
+
+
+async def publish_move(match: Match, state: engine.MatchState | None = None) -> None:
+    """Send each person's seat group its `TableUpdate` for the version just stored. Raises what the
+    layer raises: the caller decides (the move is stored; see `publish`)."""
+    for seat, table in seat_updates(match, state).items():
+        await send_to_group(seat_group(match.pk, seat), update_message(match.version, table))
 
 
 def account_closed_message() -> dict:
@@ -41,10 +114,11 @@ def account_closed_message() -> dict:
 
 
 async def publish(match_pk: int, version: int) -> None:
-    """Send `update_message(version)` to the match's group. Raises what the layer raises: the caller decides.
+    """Send the plain `update_message(version)` to the whole table: every socket reads the database.
 
-    The move is already stored when this runs, so a failed publish loses nothing: every socket
-    reads an idle table again after a few seconds (`GAMES_SOCKET_WATCHDOG_S`) or on reconnect.
+    For a change made where no engine state is at hand. Raises what the layer raises: the caller
+    decides. The move is already stored when this runs, so a failed publish loses nothing: every
+    socket reads an idle table again after a few seconds (`GAMES_SOCKET_WATCHDOG_S`) or on reconnect.
     """
     await send_to_group(group_name(match_pk), update_message(version))
 

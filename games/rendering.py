@@ -146,7 +146,10 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
     return {
         "viewer_seat": me,
         "me": _players(view, seats)[me] if me is not None else None,
-        "version": version,
+        # Only buttons carry the version, and there are none without a legal action: then the
+        # fragment does not change from one version to the next and is not rendered again
+        # (`render_changed`).
+        "version": version if legal else None,
         "hand": [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]],
         "can_face_down": any(a["do"] == "play" and a.get("face_down") for a in legal),
         # Online Mineiro's double round: one button per way to lay the two cards (face up, hidden beneath).
@@ -174,7 +177,7 @@ def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict
     pending = view["pending_raise"]
     next_raise = view["next_raise"]
     return {
-        "version": version,
+        "version": version if legal_kinds else None,  # only buttons carry it (as in `hand_context`)
         "variant": view["rules"]["variant"],
         "pending": pending
         and {
@@ -253,7 +256,8 @@ def status_context(
         "clock_for": names.get(deadline_seat) if deadline_seat is not None else None,
         "timed_out": timed_out,
         "last_hand": _last_hand_summary(view, names),
-        "play_again_url": reverse("rooms:lobby") if room_match else reverse("games:play"),
+        # Only the result links there (reverse() on every render cost a share of each update).
+        "play_again_url": (reverse("rooms:lobby") if room_match else reverse("games:play")) if result else None,
         "room_match": room_match,
         "tournament_url": _tournament_url(tournament_public_id),
     }
@@ -306,7 +310,6 @@ def message_context(text: str, code: str = "") -> dict:
 
 def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: dict) -> dict[str, dict]:
     """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
-    tournament_public_id = match.tournament.public_id if match.tournament_id else None
     me = view["seat"]
     rewards, prize = None, None
     achievements = None
@@ -316,27 +319,69 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
     if view["match_over"] and match.tournament_stage is not None:
         settings = selectors.reward_settings()
         prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
+    return contexts_for(
+        view,
+        seats,
+        deck=deck,
+        version=match.version,
+        deadline=match.deadline,
+        deadline_seat=match.deadline_seat,
+        timed_out_seat=match.timed_out_seat,
+        timed_out_version=match.timed_out_version,
+        tournament=tournament_facts(match),
+        rewards=rewards,
+        prize=prize,
+        achievements=achievements,
+        room_match=match.kind == Match.Kind.ROOM,
+    )
+
+
+def tournament_facts(match: Match) -> tuple[int | None, str | None]:
+    """(stage, tournament public id) of a match: fixed for the match, so a socket keeps them."""
+    return match.tournament_stage, (match.tournament.public_id if match.tournament_id else None)
+
+
+def contexts_for(
+    view: dict,
+    seats: list[SeatFacts],
+    *,
+    deck: dict,
+    version: int,
+    deadline: datetime | None,
+    deadline_seat: int | None,
+    timed_out_seat: int | None,
+    timed_out_version: int | None,
+    tournament: tuple[int | None, str | None],
+    rewards: tuple[int, int] | None = None,
+    prize: tuple[int, int] | None = None,
+    achievements: list[dict] | None = None,
+    room_match: bool = False,
+) -> dict[str, dict]:
+    """Every pushed fragment's context from plain values: what a socket renders a published move from
+    (`games.publishing.TableUpdate`), with no database at hand. What a result pays (`rewards`,
+    `prize`, `achievements`) is read from the database: a finished match is always a snapshot."""
+    tournament_stage, tournament_public_id = tournament
     return {
         "scoreboard": scoreboard_context(
-            view, seats, tournament_stage=match.tournament_stage, tournament_public_id=tournament_public_id
+            view, seats, tournament_stage=tournament_stage, tournament_public_id=tournament_public_id
         ),
         "seats": seats_context(view, seats, deck=deck),
         "trick": trick_context(view, seats, deck=deck),
-        "hand": hand_context(view, seats, version=match.version, deck=deck),
-        "actions": actions_context(view, seats, version=match.version),
+        "hand": hand_context(view, seats, version=version, deck=deck),
+        "actions": actions_context(view, seats, version=version),
         "status": status_context(
             view,
             seats,
-            version=match.version,
-            deadline=match.deadline,
-            deadline_seat=match.deadline_seat,
-            timed_out_seat=match.timed_out_seat,
-            timed_out_version=match.timed_out_version,
+            version=version,
+            deadline=deadline,
+            deadline_seat=deadline_seat,
+            timed_out_seat=timed_out_seat,
+            timed_out_version=timed_out_version,
             rewards=rewards,
             tournament_public_id=tournament_public_id,
-            tournament_stage=match.tournament_stage,
+            tournament_stage=tournament_stage,
             prize=prize,
-            room_match=match.kind == Match.Kind.ROOM,
+            room_match=room_match,
             achievements=achievements,
         ),
         "announce": announce_context(view, seats),
@@ -364,6 +409,22 @@ def render_fragment(region: str, context: dict, *, oob: bool = False) -> str:
 
 def render_regions(contexts: dict[str, dict], *, oob: bool = False) -> dict[str, str]:
     return {region: render_fragment(region, contexts[region], oob=oob) for region in REGIONS}
+
+
+def render_changed(contexts: dict[str, dict], previous: dict[str, dict] | None, *, oob: bool = True) -> dict[str, str]:
+    """Render only the fragments whose context differs from `previous` (the viewer's last render).
+
+    A fragment is a function of its context alone (one partial, one context function; the
+    language is the socket's, fixed), so an equal context means the same HTML: skipping its
+    render is exact, whatever the move was. The contexts themselves cost little to build; the
+    templates are what costs (`manage.py bench_table_render`).
+    """
+    previous = previous or {}
+    return {
+        region: render_fragment(region, contexts[region], oob=oob)
+        for region in REGIONS
+        if region not in previous or previous[region] != contexts[region]
+    }
 
 
 def render_message(text: str, code: str = "") -> str:

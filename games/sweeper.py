@@ -1,19 +1,25 @@
-"""The sweeper: in every web process, a small loop makes the moves whose deadline passed (AI seats, timed-out humans).
+"""The sweeper: in every web process, a slow loop makes the moves whose deadline passed long ago.
 
-Deadlines live in the database, so a restart or a second process loses nothing; row locks with
-skip_locked keep two processes from acting on one match at once.
+The moves on time are the timers' (`games.timers`): the process that stored a move wakes up at
+the next deadline. The sweeper is the safety net for a timer that never fired (its process died,
+or the match was started by a page and nobody has connected yet): deadlines live in the
+database, so a restart or a second process loses nothing. It leaves alone a match overdue by
+less than `SWEEPER_GRACE_S`, whose timer is about to fire; row locks with skip_locked and the
+version check keep two processes from acting on one match at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import timedelta
 
 from django.conf import settings
+from django.utils import timezone
 
-from . import db
+from . import db, timers
 from .moves import play_due_seat_safely
-from .publishing import publish
+from .publishing import publish_move
 from .selectors import due_match_ids
 
 log = logging.getLogger(__name__)
@@ -21,18 +27,24 @@ _task: asyncio.Task | None = None
 
 
 def interval() -> float:
-    return getattr(settings, "SWEEPER_INTERVAL_S", 0.2)
+    return getattr(settings, "SWEEPER_INTERVAL_S", 1.0)
+
+
+def grace() -> timedelta:
+    """How overdue a match must be before the sweeper takes it from the timers (none without timers)."""
+    return timedelta(seconds=getattr(settings, "SWEEPER_GRACE_S", 0.5) if timers.enabled() else 0)
 
 
 async def run_forever() -> None:
     while True:
-        # Busy: go again at once so chains of AI moves are not slowed down by the poll interval.
+        # Busy: go again at once, a backlog (after a restart) is cleared without waiting.
         if not await sweep_once():
             await asyncio.sleep(interval())
 
 
 async def sweep_once(now=None) -> int:
     """Play every due seat once and publish each new version; returns how many due matches it found."""
+    now = (now or timezone.now()) - grace()
     try:
         match_ids = await db.read(due_match_ids)(now)
     except Exception:
@@ -41,12 +53,14 @@ async def sweep_once(now=None) -> int:
     # One match per trip to the database thread, so players' own moves interleave with the AI's
     # instead of waiting behind a whole batch; publishing happens here, off that thread.
     for pk in match_ids:
-        version = await db.write(play_due_seat_safely)(pk, now)
-        if version is not None:
+        match = await db.write(play_due_seat_safely)(pk, now)
+        if match is not None:
             try:
-                await publish(pk, version)
+                await publish_move(match)
             except Exception:  # the move is stored; sockets catch up with the next version or on reconnect
-                log.exception("could not publish version %s of match %s", version, pk)
+                log.exception("could not publish version %s of match %s", match.version, pk)
+            # From here on this process's timer makes the match's moves on time.
+            timers.schedule_after(match)
     return len(match_ids)
 
 

@@ -4,10 +4,13 @@ from django.urls import path, re_path
 
 from games.consumers import TableConsumer
 from rooms.consumers import LobbyConsumer, RoomConsumer
+from truco_site.bench import GroupRoundTrip
 from truco_site.sockets import NoSuchSocket
 
 websocket_urlpatterns = [
     path("ws/match/<public_id:public_id>/", TableConsumer.as_asgi()),
+    # The load test's floor (docs/performance.md): closes with 4404 unless settings.BENCH_ROUTES.
+    path("ws/bench/floor/<int:group>/", GroupRoundTrip.as_asgi()),
     path("ws/rooms/", LobbyConsumer.as_asgi()),
     path("ws/room/<room_code:code>/", RoomConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),  # last: any other path closes with 4404

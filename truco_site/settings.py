@@ -124,6 +124,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         }
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file on this machine does not drop a connection the way a server can: the health check
+    # would only add a `SELECT 1` before every database call of the table's socket and clock.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     DATABASES["default"]["OPTIONS"] = {
         # WAL lets the web process read while a write is in flight; IMMEDIATE avoids the
         # deadlock-prone lock upgrade of a deferred transaction that reads before it writes.
@@ -144,6 +147,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A socket whose table has been quiet this long reads it again, in case a publish was lost.
 GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
+# The load test's floor socket (truco_site/bench.py): a bench-only route, off unless BENCH_ROUTES=1.
+BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
+# The process that stored a move wakes up at the next deadline (games/timers.py); the sweeper is
+# the slow safety net for a process that died: it polls every SWEEPER_INTERVAL_S and takes only
+# matches overdue by more than SWEEPER_GRACE_S (docs/architecture.md).
+GAMES_TIMERS_ENABLED = os.environ.get("GAMES_TIMERS_ENABLED", "1") == "1"
+# How many due moves one process makes at once (1: the AI's moves never queue in front of people's
+# on the one database thread; more only for the A/B in docs/performance.md).
+GAMES_TIMER_RUNNERS = int(os.environ.get("GAMES_TIMER_RUNNERS", "1"))
+SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
+SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
 # Limits per player (docs/decisions.md, "Holding up under abuse and faults"): matches in progress per
 # account or guest browser, match starts per IP address per window, and the missed turns in a row
 # after which the sweeper ends a match as abandoned (its clock must not run forever).

@@ -11,6 +11,7 @@ from games.starting import create_match, seat_plans_against_ai
 def _no_background_sweeper(settings):
     # Tests drive the clock themselves (tests.support.matches.sweep) so that every step is deterministic.
     settings.SWEEPER_ENABLED = False
+    settings.GAMES_TIMERS_ENABLED = False
 
 
 @pytest.fixture

@@ -156,9 +156,23 @@ def test_the_report_lists_every_figure():
         matches_finished=1,
     )
     report.errors["timeout"] += 1
+    report.floor_latencies = [0.004, 0.005]
+    report.server_cpu_s = 0.05
+    report.load_average = (1.5, 2.0)
     text = format_report(report)
     for words in ("players", "actions/s          5.0", "p95", "p99", "max", "matches finished   1", "timeout=1"):
         assert words in text
+    assert "table p95 / floor  3.9×" in text  # 19.5 ms against 4.95 ms
+    assert "server CPU         5.00 ms per action" in text
+    assert "load average       1.50 at the start, 2.00 at the end" in text
+
+
+def test_without_a_floor_the_report_says_why():
+    report = Report(players=1, seconds=1, elapsed=1.0, urls=["http://127.0.0.1:8000"], latencies=[0.01])
+    report.floor_note = "the server's bench route is off: start it with BENCH_ROUTES=1"
+    text = format_report(report)
+    assert "floor              none (the server's bench route is off" in text
+    assert "table p95 / floor  –" in text
 
 
 @pytest.mark.django_db
@@ -172,6 +186,8 @@ def live_daphne_with_sweeper(settings, request):
     # The child inherits settings when forked: the AI seats only move if the sweeper is on by then
     # (tests/games/conftest.py switches it off for this process).
     settings.SWEEPER_ENABLED = True
+    settings.GAMES_TIMERS_ENABLED = True
+    settings.BENCH_ROUTES = True  # the floor and the server's CPU
     return request.getfixturevalue("live_daphne")
 
 
@@ -190,6 +206,8 @@ def test_three_players_play_against_a_live_server_without_errors(live_daphne_wit
                 "4",
                 "--seed",
                 "3",
+                "--floor-seconds",
+                "1",
                 "--url",
                 live_daphne_with_sweeper.url,
                 "--json",
@@ -211,6 +229,11 @@ def test_three_players_play_against_a_live_server_without_errors(live_daphne_wit
     assert report["actions_sent"] > 0
     assert report["latency_ms"]["count"] > 0
     assert report["error_total"] == 0, report["errors"]
+    # The floor ran on the same server, and the server said what the table phase cost it.
+    assert report["floor_ms"]["count"] > 0
+    assert report["p95_over_floor"] > 0
+    assert report["cpu_ms_per_action"] > 0
+    assert len(report["load_average"]) == 2
     # It cleans up after itself.
     assert not get_user_model().objects.filter(username__startswith="lt-").exists()
     assert not Match.objects.exists()

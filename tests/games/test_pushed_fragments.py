@@ -2,27 +2,21 @@
 socket ever carries a card that viewer may not see (hands, deck, face-down identities)."""
 
 import random
-import re
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from games import engine
-from games.engine.cards import CARD_NAMES
 from games.models import Match
 from games.rendering import REGIONS
-from games.starting import SeatPlan, create_match
-from tests.support.matches import act
+from tests.support.leaks import cards_shown, hidden_from
+from tests.support.matches import act, login_cookie, make_table
 from truco_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 REGION_TAGS = {**{r: "section" for r in REGIONS}, "table-message": "div"}
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])([4567QJKA23][CHSD])(?![A-Za-z0-9_\-])")
-FACE = re.compile(r'<span class="rank">([^<]+)</span><span class="suit">(.)</span>')
-SUIT_OF = {"♣": "C", "♥": "H", "♠": "S", "♦": "D"}
 
 
 def region_html(page: str, region: str) -> str:
@@ -40,65 +34,6 @@ def apply_oob(page: str, frame: str) -> str:
             new = region_html(frame, region).replace(' hx-swap-oob="true"', "").replace(' hx-swap-oob="innerHTML"', "")
             page = page.replace(region_html(page, region), new)
     return page
-
-
-def cards_shown(frame: str) -> set[str]:
-    shown = set(CARD_TOKEN.findall(frame))
-    shown |= {rank + SUIT_OF[suit] for rank, suit in FACE.findall(frame)}
-    return shown
-
-
-def allowed_for(state, seat: int) -> set[str]:
-    """Every card this seat may legitimately see now (its view is the authority)."""
-    view = engine.seat_view(state, seat)
-    allowed = set(view["hand"]) | set(view["manilhas"])
-    allowed |= {c for cards in view["partner_hands"].values() for c in cards}
-    allowed.add(view["vira"])
-    plays = list(view["trick"]) + [p for r in view["rounds"] for p in r["plays"]]
-    if view["last_hand"]:
-        plays += [p for r in view["last_hand"]["rounds"] for p in r["plays"]] + view["last_hand"]["unfinished_round"]
-    allowed |= {p["card"] for p in plays if p["card"]}
-    allowed |= {p["hidden"] for p in plays if p.get("hidden")}  # online Mineiro: own, or shown by the rules
-    return allowed - {None}
-
-
-def hidden_from(state, seat: int) -> set[str]:
-    """Cards the seat must not see: everyone else's unplayed cards, the stock, others' face-down cards."""
-    hidden = {CARD_NAMES[c] for s, hand in enumerate(state.hands) if s != seat for c in hand}
-    hidden |= {CARD_NAMES[c] for c in state.stock}
-    plays = list(state.trick) + [p for r in state.rounds for p in r[2]]
-    hidden |= {CARD_NAMES[c] for s, c, down in plays if down and s != seat}
-    hidden = hidden - allowed_for(state, seat)
-    if not state.over:
-        # Beneath others' double plays (online Mineiro), judged by the state, not by the view: until
-        # the hand ends nothing may show them (they are shown only as the hand ends).
-        # (Mineiro's four manilhas are printed on every table, and the last hand's summary shows
-        # that hand's cards, dealt again since: neither proves anything either way.)
-        public = set(engine.seat_view(state, seat)["manilhas"])
-        if state.last_hand:
-            plays = [p for r in state.last_hand["rounds"] for p in r["plays"]] + state.last_hand["unfinished_round"]
-            public |= {p["card"] for p in plays} | {p.get("hidden") for p in plays}
-        hidden |= {CARD_NAMES[c] for s, c in state.hidden if s != seat} - public
-    return hidden
-
-
-def make_table(make_user, seats: int, *, variant="paulista", partnership=None, score=None, seed=1, **options):
-    users = [make_user(f"P{n}_{seed}") for n in range(seats)]
-    rules = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership, **options})
-    match = create_match(
-        rules=rules,
-        seats=[SeatPlan(user=u, display_name=u.username) for u in users],
-        bot_level="medium",
-        seed=seed,
-        score=score,
-    )
-    return match, users
-
-
-def login_cookie(user) -> tuple[Client, str]:
-    client = Client()
-    client.force_login(user)
-    return client, f"sessionid={client.cookies['sessionid'].value}"
 
 
 async def open_sockets(match, users):

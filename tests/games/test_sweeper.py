@@ -37,10 +37,10 @@ async def test_a_pass_makes_every_due_move_and_publishes_it(make_user, monkeypat
     first, second = [await sync_to_async(start_against_ai)(user, seed) for seed in (1, 2)]
     published = []
 
-    async def publish(match_pk, version):
-        published.append((match_pk, version))
+    async def publish_move(match):
+        published.append((match.pk, match.version))
 
-    monkeypatch.setattr(sweeper, "publish", publish)
+    monkeypatch.setattr(sweeper, "publish_move", publish_move)
     assert await sweeper.sweep_once(now=timezone.now() + LATER) == 2
     assert await sync_to_async(versions)(first, second) == [2, 2]
     assert sorted(published) == sorted([(first.pk, 2), (second.pk, 2)])
@@ -61,10 +61,10 @@ async def test_a_failed_publish_keeps_the_move_the_sweeper_goes_on_and_the_socke
     assert (await comm.connect())[0]
     assert 'data-version="1"' in await comm.receive_from(timeout=5)
 
-    async def layer_down(match_pk, version):
+    async def layer_down(match):
         raise ConnectionError("the channel layer is unreachable")
 
-    monkeypatch.setattr(sweeper, "publish", layer_down)
+    monkeypatch.setattr(sweeper, "publish_move", layer_down)
     assert await sweeper.sweep_once(now=timezone.now() + LATER) == 2
     # Both moves are stored, the second match's too: one failed publish does not stop the pass.
     assert await sync_to_async(versions)(first, second) == [2, 2]

@@ -9,13 +9,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 from asgiref.sync import async_to_sync
+from django.test import Client
 from django.utils import timezone
 
 from games import engine, rendering
 from games.models import Match
 from games.moves import apply_action, play_due_seat_safely
-from games.publishing import publish
+from games.publishing import publish_move
 from games.selectors import due_match_ids, seats_at
+from games.starting import SeatPlan, create_match
 from shop.selectors import equipped_deck
 
 # The Play page's form for a single 2-seat Paulista match against the easy AI.
@@ -44,9 +46,9 @@ def human_turn_action(match: Match, seat: int = 0) -> dict | None:
 
 
 def act(public_id: str, seat_number: int, payload: dict, version) -> Match:
-    """Apply one seat's action (`games.moves.apply_action`), then publish the new version."""
+    """Apply one seat's action (`games.moves.apply_action`), then publish it as the socket does."""
     match = apply_action(public_id, seat_number, payload, version)
-    async_to_sync(publish)(match.pk, match.version)
+    async_to_sync(publish_move)(match)
     return match
 
 
@@ -54,9 +56,9 @@ def sweep(now=None) -> int:
     """One pass of the sweeper: play every due seat once and publish; returns how many moves were made."""
     moved = 0
     for pk in due_match_ids(now):
-        version = play_due_seat_safely(pk, now)
-        if version is not None:
-            async_to_sync(publish)(pk, version)
+        match = play_due_seat_safely(pk, now)
+        if match is not None:
+            async_to_sync(publish_move)(match)
             moved += 1
     return moved
 
@@ -117,3 +119,24 @@ def win_match_for(match: Match, side: int, limit: int = 200) -> None:
             action = by_kind.get("play") or by_kind.get("accept")
         apply_action(match.public_id, seat, action, match.version)
     raise AssertionError("match did not end")
+
+
+def make_table(make_user, seats: int, *, variant="paulista", partnership=None, score=None, seed=1, **options):
+    """A match between people only (one account per seat, no AI): every move is the test's choice."""
+    users = [make_user(f"P{n}_{seed}") for n in range(seats)]
+    rules = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership, **options})
+    match = create_match(
+        rules=rules,
+        seats=[SeatPlan(user=u, display_name=u.username) for u in users],
+        bot_level="medium",
+        seed=seed,
+        score=score,
+    )
+    return match, users
+
+
+def login_cookie(user) -> tuple[Client, str]:
+    """A signed-in client for `user` and the session cookie its socket sends."""
+    client = Client()
+    client.force_login(user)
+    return client, f"sessionid={client.cookies['sessionid'].value}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import os
 import random
 import secrets
 import time
@@ -33,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 
 from accounts.signals import account_deleting
 from games import engine
+from games.clock import ai_delay
 from games.loadtest import (
     Report,
     TableView,
@@ -54,6 +56,10 @@ ACTION_TIMEOUT_S = 5.0
 # Waiting for the AI (0.5–1.5 s by design) this long without any frame: the sweeper has stalled.
 IDLE_TIMEOUT_S = 10.0
 CLOSE_NOT_YOURS = 4403
+CLOSE_NOT_FOUND = 4404
+# The floor's sockets sit in groups of this many, as the sockets of a full table do.
+FLOOR_GROUP_SIZE = 4
+FLOOR_PATH = "/ws/bench/floor/{group}/"
 
 
 @dataclass
@@ -65,6 +71,7 @@ class Player:
     origin: str
     rng: random.Random
     match_public_id: str = ""
+    match_pk: int = 0
 
 
 class Fleet:
@@ -103,6 +110,7 @@ class Fleet:
         seed = player.rng.getrandbits(63) if self.seed is not None else None
         match = create_match(rules=self.rules, seats=plans, bot_level=self.level, seed=seed)
         player.match_public_id = match.public_id
+        player.match_pk = match.pk
 
     def cleanup(self) -> tuple[int, int]:
         return remove_load_accounts(f"{USER_PREFIX}{self.run_id}-", self.session_keys)
@@ -225,6 +233,7 @@ class LoadRun:
             return "stop" if error == "not_your_match" else "reconnect"
         self.report.connects.append(time.perf_counter() - opened)
         waiting_since: float | None = None
+        designed = 0.0  # the AI's designed delays (games.clock.ai_delay) of the moves waited for
         while True:
             if view.finished:
                 return "finished"
@@ -234,6 +243,7 @@ class LoadRun:
             if not actions:
                 # The AI's turn (or the hand is being scored): wait for the next push.
                 waiting_since = waiting_since or time.perf_counter()
+                version_before = view.version
                 try:
                     frame = await asyncio.wait_for(ws.recv(), min(IDLE_TIMEOUT_S, self.remaining()))
                 except TimeoutError:
@@ -241,13 +251,22 @@ class LoadRun:
                         return "time"
                     self.count("stalled")
                     return "reconnect"
-                error = frame_error(view.apply(frame))
+                regions = view.apply(frame)
+                error = frame_error(regions)
                 if error:
                     self.count(error)
+                version = frame_version(regions)
+                if version_before is not None and version is not None and version > version_before:
+                    # Each AI move waited for was due its designed delay after the version before it.
+                    designed += sum(
+                        ai_delay(player.match_pk, v).total_seconds() for v in range(version_before, version)
+                    )
                 continue
             if waiting_since is not None:
-                self.report.turn_waits.append(time.perf_counter() - waiting_since)
-                waiting_since = None
+                waited = time.perf_counter() - waiting_since
+                self.report.turn_waits.append(waited)
+                self.report.turn_wait_excess.append(waited - designed)
+                waiting_since, designed = None, 0.0
             if self.think_s:
                 await asyncio.sleep(self.think_s)
                 if self.time_up():
@@ -285,6 +304,64 @@ class LoadRun:
                 return True
 
 
+class FloorRun:
+    """The floor, measured on the same server(s) in the same run: each player's socket sends a message
+    through a trivial Channels group (truco_site/bench.py) at the players' pace, and times its echo."""
+
+    def __init__(self, endpoints: list[tuple[str, str]], *, seconds: float, think_ms: int, report: Report):
+        self.endpoints = endpoints
+        self.seconds = seconds
+        self.think_s = think_ms / 1000
+        self.report = report
+        self.unavailable = False
+
+    async def run(self) -> None:
+        end_at = time.perf_counter() + self.seconds
+        await asyncio.gather(*(self.one_socket(i, ws, origin, end_at) for i, (ws, origin) in enumerate(self.endpoints)))
+        if self.unavailable and not self.report.floor_latencies:
+            self.report.floor_note = "the server's bench route is off: start it with BENCH_ROUTES=1"
+
+    async def one_socket(self, index: int, ws_base: str, origin: str, end_at: float) -> None:
+        url = ws_base + FLOOR_PATH.format(group=index // FLOOR_GROUP_SIZE)
+        try:
+            async with websockets.connect(url, origin=origin, open_timeout=ACTION_TIMEOUT_S, ping_interval=None) as ws:
+                sent = 0
+                while time.perf_counter() < end_at:
+                    if self.think_s:
+                        await asyncio.sleep(self.think_s)
+                    sent += 1
+                    token = f"{index}:{sent}"
+                    started = time.perf_counter()
+                    await ws.send(json.dumps({"id": token}))
+                    while True:  # the group's other members' echoes arrive too: wait for ours
+                        frame = json.loads(await asyncio.wait_for(ws.recv(), ACTION_TIMEOUT_S))
+                        if frame.get("id") == token:
+                            self.report.floor_latencies.append(time.perf_counter() - started)
+                            break
+        except ConnectionClosed as closed:
+            if closed.rcvd is not None and closed.rcvd.code == CLOSE_NOT_FOUND:
+                self.unavailable = True
+        except (TimeoutError, OSError, websockets.exceptions.WebSocketException):
+            self.report.errors["floor_failed"] += 1
+
+
+async def server_cpu_seconds(urls: list[str]) -> dict[int, float] | None:
+    """Each server process's CPU seconds so far (pid -> seconds), asked over the bench route; None if it is off."""
+    found = {}
+    for url in urls:
+        ws_base, origin = loopback_endpoint(url)
+        try:
+            async with websockets.connect(
+                ws_base + FLOOR_PATH.format(group="0"), origin=origin, open_timeout=ACTION_TIMEOUT_S
+            ) as ws:
+                await ws.send(json.dumps({"cpu": 1}))
+                answer = json.loads(await asyncio.wait_for(ws.recv(), ACTION_TIMEOUT_S))
+        except (ConnectionClosed, TimeoutError, OSError, ValueError, websockets.exceptions.WebSocketException):
+            return None
+        found[answer["pid"]] = answer["cpu"]
+    return found
+
+
 class Command(BaseCommand):
     help = (
         "Load-test the live table: N players, each in its own match against the AI, over real WebSockets "
@@ -314,6 +391,13 @@ class Command(BaseCommand):
             help="only delete the accounts and matches left by earlier runs, then exit",
         )
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+        parser.add_argument(
+            "--floor-seconds",
+            type=float,
+            default=10,
+            help="first measure the floor (a trivial group round trip, same sockets, same server) this long; "
+            "0 skips it. Needs the server started with BENCH_ROUTES=1 (default 10)",
+        )
 
     def handle(self, *args, **options):
         if options["cleanup"]:
@@ -335,12 +419,25 @@ class Command(BaseCommand):
         rules = engine.RuleSet(variant=options["variant"], seats=options["seats"])
         fleet = Fleet(run_id=secrets.token_hex(3), rules=rules, level=options["level"], seed=options["seed"])
         report = Report(players=players, seconds=seconds, elapsed=0.0, urls=urls)
+        if not 0 <= options["floor_seconds"] <= MAX_SECONDS:
+            raise CommandError(f"--floor-seconds must be between 0 and {MAX_SECONDS}")
+        load_at_start = os.getloadavg()[0]
         try:
             created = fleet.create_players(endpoints)
+            if options["floor_seconds"]:
+                floor = FloorRun(endpoints, seconds=options["floor_seconds"], think_ms=think_ms, report=report)
+                asyncio.run(floor.run())
+            else:
+                report.floor_note = "--floor-seconds 0"
             run = LoadRun(
                 created, fleet, seconds=seconds, think_ms=think_ms, one_match=options["one_match"], report=report
             )
+            cpu_before = asyncio.run(server_cpu_seconds(urls))
             asyncio.run(run.run())
+            cpu_after = asyncio.run(server_cpu_seconds(urls))
+            if cpu_before and cpu_after and cpu_before.keys() == cpu_after.keys():
+                report.server_cpu_s = sum(cpu_after[pid] - cpu_before[pid] for pid in cpu_before)
+            report.load_average = (load_at_start, os.getloadavg()[0])
             self.stdout.write(json.dumps(report.as_dict()) if options["json"] else format_report(report))
         finally:
             if not options["keep"]:

@@ -1,0 +1,107 @@
+"""The clock on the event loop: the process that stored a move wakes up at the next deadline and makes the due move.
+
+The deadline stored on the match row stays the truth (`games.clock`); a timer is only this
+process's reminder of it. When it fires it asks the move service for the due move *at the
+version it was set for* (`moves.play_due_seat(..., version=v)`), under the row lock: a timer in
+another process, the sweeper, or the person's own move may have moved the match on, and then
+the timer does nothing. So two processes never act twice on one match. A process that dies
+takes its timers with it; the sweeper (`games.sweeper`, a slow poll) picks those matches up.
+
+One timer per match per process: a newer version replaces the older timer. Timers that fire
+together queue up and are played one at a time (`_run_due`), so the single database thread gets
+at most one AI move at a time and people's moves interleave with the AI's instead of waiting
+behind a burst of them (measured: docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from . import db
+from .models import Match
+from .moves import play_due_seat_safely
+from .publishing import publish_move
+
+log = logging.getLogger(__name__)
+
+# match pk -> (version, the loop's timer)
+_timers: dict[int, tuple[int, asyncio.TimerHandle]] = {}
+# Fired timers waiting for their turn at the database, and the tasks that play them
+# (`GAMES_TIMER_RUNNERS`, default 1: one AI move at a time).
+_due: collections.deque[tuple[int, int, datetime]] = collections.deque()
+_runners: set[asyncio.Task] = set()
+
+
+def enabled() -> bool:
+    return getattr(settings, "GAMES_TIMERS_ENABLED", True)
+
+
+def schedule(match_pk: int, version: int, deadline: datetime | None) -> None:
+    """Wake up at `deadline` to make the due move of `version` (None: nobody is waited for; forget the match)."""
+    if not enabled():
+        return
+    current = _timers.get(match_pk)
+    if current is not None:
+        if current[0] > version:
+            return  # a newer version is already timed
+        if current[0] == version and not current[1].cancelled():
+            return  # already timed (a second socket of the same match)
+        current[1].cancel()
+        del _timers[match_pk]
+    if deadline is None:
+        return
+    loop = asyncio.get_running_loop()
+    delay = max(0.0, (deadline - timezone.now()).total_seconds())
+    _timers[match_pk] = (version, loop.call_later(delay, _fire, match_pk, version, deadline))
+
+
+def schedule_after(match: Match) -> None:
+    """Time the match's next deadline, as just stored (an ended match has none)."""
+    deadline = match.deadline if match.status == Match.Status.ACTIVE else None
+    schedule(match.pk, match.version, deadline)
+
+
+def pending() -> dict[int, int]:
+    """match pk -> the version its timer is set for (for tests and the bench)."""
+    return {pk: version for pk, (version, handle) in _timers.items() if not handle.cancelled()}
+
+
+def _fire(match_pk: int, version: int, deadline: datetime) -> None:
+    if _timers.get(match_pk, (None,))[0] == version:
+        del _timers[match_pk]
+    _due.append((match_pk, version, deadline))
+    loop = asyncio.get_running_loop()
+    for task in [t for t in _runners if t.done() or t.get_loop() is not loop]:
+        _runners.discard(task)
+    if len(_runners) < getattr(settings, "GAMES_TIMER_RUNNERS", 1):
+        _runners.add(loop.create_task(_run_due()))
+
+
+async def _run_due() -> None:
+    while _due:
+        match_pk, version, deadline = _due.popleft()
+        try:
+            await play_due(match_pk, version, deadline)
+        except Exception:  # one broken match must not stop the others' clocks
+            log.exception("timer failed on match %s", match_pk)
+
+
+async def play_due(match_pk: int, version: int, deadline: datetime) -> Match | None:
+    """Make the due move of `version`, publish it and time the next one; None if someone else moved first."""
+    # The loop's clock and the wall clock may differ by a hair: never ask before the stored deadline.
+    now = max(timezone.now(), deadline)
+    match = await db.write(play_due_seat_safely)(match_pk, now, version=version)
+    if match is None:
+        return None
+    try:
+        await publish_move(match)
+    except Exception:  # the move is stored; sockets catch up with the next version or their idle check
+        log.exception("could not publish version %s of match %s", match.version, match_pk)
+    schedule_after(match)
+    return match

@@ -1,0 +1,50 @@
+"""Scanning what reaches a browser (or a seat's group) for cards its viewer may not see."""
+
+import re
+
+from games import engine
+from games.engine.cards import CARD_NAMES
+
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])([4567QJKA23][CHSD])(?![A-Za-z0-9_\-])")
+FACE = re.compile(r'<span class="rank">([^<]+)</span><span class="suit">(.)</span>')
+SUIT_OF = {"♣": "C", "♥": "H", "♠": "S", "♦": "D"}
+
+
+def cards_shown(frame: str) -> set[str]:
+    shown = set(CARD_TOKEN.findall(frame))
+    shown |= {rank + SUIT_OF[suit] for rank, suit in FACE.findall(frame)}
+    return shown
+
+
+def allowed_for(state, seat: int) -> set[str]:
+    """Every card this seat may legitimately see now (its view is the authority)."""
+    view = engine.seat_view(state, seat)
+    allowed = set(view["hand"]) | set(view["manilhas"])
+    allowed |= {c for cards in view["partner_hands"].values() for c in cards}
+    allowed.add(view["vira"])
+    plays = list(view["trick"]) + [p for r in view["rounds"] for p in r["plays"]]
+    if view["last_hand"]:
+        plays += [p for r in view["last_hand"]["rounds"] for p in r["plays"]] + view["last_hand"]["unfinished_round"]
+    allowed |= {p["card"] for p in plays if p["card"]}
+    allowed |= {p["hidden"] for p in plays if p.get("hidden")}  # online Mineiro: own, or shown by the rules
+    return allowed - {None}
+
+
+def hidden_from(state, seat: int) -> set[str]:
+    """Cards the seat must not see: everyone else's unplayed cards, the stock, others' face-down cards."""
+    hidden = {CARD_NAMES[c] for s, hand in enumerate(state.hands) if s != seat for c in hand}
+    hidden |= {CARD_NAMES[c] for c in state.stock}
+    plays = list(state.trick) + [p for r in state.rounds for p in r[2]]
+    hidden |= {CARD_NAMES[c] for s, c, down in plays if down and s != seat}
+    hidden = hidden - allowed_for(state, seat)
+    if not state.over:
+        # Beneath others' double plays (online Mineiro), judged by the state, not by the view: until
+        # the hand ends nothing may show them (they are shown only as the hand ends).
+        # (Mineiro's four manilhas are printed on every table, and the last hand's summary shows
+        # that hand's cards, dealt again since: neither proves anything either way.)
+        public = set(engine.seat_view(state, seat)["manilhas"])
+        if state.last_hand:
+            plays = [p for r in state.last_hand["rounds"] for p in r["plays"]] + state.last_hand["unfinished_round"]
+            public |= {p["card"] for p in plays} | {p.get("hidden") for p in plays}
+        hidden |= {CARD_NAMES[c] for s, c in state.hidden if s != seat} - public
+    return hidden
