@@ -86,3 +86,12 @@ def private_channel_layer(settings):
     yield server
     server.stop()
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def fast_ai(settings):
+    """AI seats that answer in 20-50 ms; set before a `live_daphne` forks (the child copies the
+    settings). AI seats still go through the database deadline, the timers and the sweeper."""
+    settings.SWEEPER_ENABLED = True
+    settings.GAMES_AI_DELAY_S = (0.02, 0.05)
+    settings.SWEEPER_INTERVAL_S = 0.05

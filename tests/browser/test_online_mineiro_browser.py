@@ -14,13 +14,6 @@ from tests.support.browser import sign_in
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def fast_ai(settings):
-    settings.SWEEPER_ENABLED = True
-    settings.GAMES_AI_DELAY_S = (0.02, 0.05)
-    settings.SWEEPER_INTERVAL_S = 0.05
-
-
 ONLINE = engine.RuleSet(variant="mineiro", mineiro_style="online")
 CONTROLS = (
     "#actions [data-action=accept]",

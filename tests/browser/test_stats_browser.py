@@ -15,13 +15,6 @@ from tests.support.browser import sign_in
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def fast_ai(settings):
-    settings.SWEEPER_ENABLED = True
-    settings.GAMES_AI_DELAY_S = (0.02, 0.05)
-    settings.SWEEPER_INTERVAL_S = 0.05
-
-
 def test_play_then_statistics_leaderboard_achievement_and_replay(
     fast_ai, live_daphne, stocked_achievements, page: Page, make_user
 ):

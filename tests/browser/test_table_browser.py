@@ -14,13 +14,6 @@ from tests.support.rewards import coins_without_achievements
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def fast_ai(settings):
-    settings.SWEEPER_ENABLED = True
-    settings.GAMES_AI_DELAY_S = (0.02, 0.05)
-    settings.SWEEPER_INTERVAL_S = 0.05
-
-
 def start_match(page: Page, server, **choices):
     page.goto(f"{server.url}/play/")
     for name, value in choices.items():

@@ -4,7 +4,7 @@ import pytest
 
 from games import engine
 from games.models import Match
-from games.starting import create_match, seat_plans_against_ai
+from games.starting import SeatPlan, create_match, seat_plans_against_ai
 
 
 @pytest.fixture(autouse=True)
@@ -24,3 +24,16 @@ def start_match(db):
         return create_match(rules=ruleset, seats=plans, bot_level=level, seed=seed)
 
     return start
+
+
+@pytest.fixture
+def duel(make_user):
+    """Two humans head to head (no AI): every move is a test's own choice."""
+    ana, bia = make_user("Ana"), make_user("Bia")
+    match = create_match(
+        rules=engine.RuleSet(variant="paulista", seats=2),
+        seats=[SeatPlan(user=ana, display_name="Ana"), SeatPlan(user=bia, display_name="Bia")],
+        bot_level="medium",
+        seed=21,
+    )
+    return match, ana, bia

@@ -10,25 +10,10 @@ from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 
 from games import engine, moves
-from games.starting import SeatPlan, create_match
 from tests.support.sockets import connect, error_code, session_cookie
 from truco_site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture
-def duel(make_user):
-    """Two humans head to head (no AI): every move is a test's own choice."""
-    ana, bia = make_user("Ana"), make_user("Bia")
-    rules = engine.RuleSet(variant="paulista", seats=2)
-    match = create_match(
-        rules=rules,
-        seats=[SeatPlan(user=ana, display_name="Ana"), SeatPlan(user=bia, display_name="Bia")],
-        bot_level="medium",
-        seed=21,
-    )
-    return match, ana, bia
 
 
 def current(match):

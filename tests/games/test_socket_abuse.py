@@ -18,23 +18,10 @@ from games.consumers import CLOSE_FLOODING
 from games.models import Match
 from games.publishing import publish
 from games.socket_limits import FRAME_BURST, FloodPenalties, FrameBucket
-from games.starting import SeatPlan, create_match
 from tests.support.sockets import connect, drain, error_code, send_frame, session_cookie
 from truco_site.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def duel(make_user):
-    ana, bia = make_user("Ana"), make_user("Bia")
-    match = create_match(
-        rules=engine.RuleSet(variant="paulista", seats=2),
-        seats=[SeatPlan(user=ana, display_name="Ana"), SeatPlan(user=bia, display_name="Bia")],
-        bot_level="medium",
-        seed=21,
-    )
-    return match, ana, bia
 
 
 def state_of(match):

@@ -14,7 +14,6 @@ from channels.layers import get_channel_layer
 from games import engine
 from games.consumers import CLOSE_ACCOUNT_DELETED
 from games.publishing import account_closed_message, player_group
-from games.starting import SeatPlan, create_match
 from tests.support.sockets import connect, drain, error_code, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -26,18 +25,6 @@ WATCHDOG_S = 0.5
 def private_layer(private_channel_layer, settings):
     settings.GAMES_SOCKET_WATCHDOG_S = WATCHDOG_S
     return private_channel_layer
-
-
-@pytest.fixture
-def duel(make_user):
-    ana, bia = make_user("Ana"), make_user("Bia")
-    match = create_match(
-        rules=engine.RuleSet(variant="paulista", seats=2),
-        seats=[SeatPlan(user=ana, display_name="Ana"), SeatPlan(user=bia, display_name="Bia")],
-        bot_level="medium",
-        seed=21,
-    )
-    return match, ana, bia
 
 
 def next_move(match) -> tuple[int, dict]:
