@@ -138,10 +138,7 @@ def join(request, code: str):
 @login_required
 @require_POST
 def seat(request, code: str):
-    try:
-        number = int(request.POST.get("number", ""))
-    except ValueError:
-        number = -1
+    number = _posted_number(request, "number")
     return _act(request, code, lambda: services.choose_seat(request.user, code, number))
 
 
@@ -154,11 +151,16 @@ def leave(request, code: str):
 @login_required
 @require_POST
 def remove(request, code: str):
-    try:
-        user_id = int(request.POST.get("user", ""))
-    except ValueError:
-        user_id = -1
+    user_id = _posted_number(request, "user")
     return _act(request, code, lambda: services.remove_player(request.user, code, user_id))
+
+
+def _posted_number(request, name: str) -> int:
+    """A posted whole number; -1 (no such seat or person: the service refuses it) for anything else."""
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return -1
 
 
 @login_required

@@ -29,6 +29,22 @@ def staff_client(client, make_user):
     return client
 
 
+def adjust(staff_client, target, amount: str, *, reason: str, currency: str = "coins"):
+    """Staff send the wallet admin's "adjust balance" action with its form filled in (English)."""
+    return staff_client.post(
+        reverse("admin:shop_wallet_changelist"),
+        {
+            "action": "adjust_balance",
+            ACTION_CHECKBOX_NAME: [target.pk],
+            "apply": "1",
+            "currency": currency,
+            "amount": amount,
+            "reason": reason,
+        },
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+
+
 def test_adjustment_asks_for_a_reason_then_writes_the_ledger_naming_the_staff_user(staff_client, user):
     target = wallet.get_or_create_wallet(user)
     url = reverse("admin:shop_wallet_changelist")
@@ -36,17 +52,7 @@ def test_adjustment_asks_for_a_reason_then_writes_the_ledger_naming_the_staff_us
     assert ask.status_code == 200 and b'name="reason"' in ask.content
     assert wallet.balance(user, wallet.GEMS) == 0  # nothing happens before the form is sent
 
-    done = staff_client.post(
-        url,
-        {
-            "action": "adjust_balance",
-            ACTION_CHECKBOX_NAME: [target.pk],
-            "apply": "1",
-            "currency": "gems",
-            "amount": "12",
-            "reason": "Compensation for a server outage",
-        },
-    )
+    done = adjust(staff_client, target, "12", reason="Compensation for a server outage", currency="gems")
     assert done.status_code == 302
     assert wallet.balance(user, wallet.GEMS) == 12
     line = LedgerEntry.objects.get(wallet=target, reason="admin_adjustment")
@@ -60,33 +66,13 @@ def test_adjustment_asks_for_a_reason_then_writes_the_ledger_naming_the_staff_us
 
 def test_adjustment_without_a_reason_is_not_applied(staff_client, user):
     target = wallet.get_or_create_wallet(user)
-    staff_client.post(
-        reverse("admin:shop_wallet_changelist"),
-        {
-            "action": "adjust_balance",
-            ACTION_CHECKBOX_NAME: [target.pk],
-            "apply": "1",
-            "currency": "coins",
-            "amount": "5",
-            "reason": "",
-        },
-    )
+    adjust(staff_client, target, "5", reason="")
     assert wallet.balance(user, wallet.COINS) == 100
 
 
 def test_adjustment_that_would_go_negative_is_refused(staff_client, user):
     target = wallet.get_or_create_wallet(user)
-    staff_client.post(
-        reverse("admin:shop_wallet_changelist"),
-        {
-            "action": "adjust_balance",
-            ACTION_CHECKBOX_NAME: [target.pk],
-            "apply": "1",
-            "currency": "coins",
-            "amount": "-500",
-            "reason": "oops",
-        },
-    )
+    adjust(staff_client, target, "-500", reason="oops")
     assert wallet.balance(user, wallet.COINS) == 100
     assert not LedgerEntry.objects.filter(reason="admin_adjustment").exists()
 
@@ -206,18 +192,7 @@ def test_the_catalogue_takes_jpeg_and_webp_images(staff_client, settings, tmp_pa
 def test_an_adjustment_beyond_the_range_is_refused_with_a_form_error(staff_client, user, amount, settings):
     settings.LANGUAGE_CODE = "en"
     target = wallet.get_or_create_wallet(user)
-    response = staff_client.post(
-        reverse("admin:shop_wallet_changelist"),
-        {
-            "action": "adjust_balance",
-            ACTION_CHECKBOX_NAME: [target.pk],
-            "apply": "1",
-            "currency": "coins",
-            "amount": amount,
-            "reason": "typo",
-        },
-        HTTP_ACCEPT_LANGUAGE="en",
-    )
+    response = adjust(staff_client, target, amount, reason="typo")
     assert response.status_code == 200
     assert "Ensure this value is" in response.content.decode()
     assert wallet.balance(user, wallet.COINS) == 100
@@ -226,15 +201,5 @@ def test_an_adjustment_beyond_the_range_is_refused_with_a_form_error(staff_clien
 
 def test_the_largest_adjustment_is_applied(staff_client, user):
     target = wallet.get_or_create_wallet(user)
-    staff_client.post(
-        reverse("admin:shop_wallet_changelist"),
-        {
-            "action": "adjust_balance",
-            ACTION_CHECKBOX_NAME: [target.pk],
-            "apply": "1",
-            "currency": "coins",
-            "amount": "1000000",
-            "reason": "prize",
-        },
-    )
+    adjust(staff_client, target, "1000000", reason="prize")
     assert wallet.balance(user, wallet.COINS) == 1_000_100
