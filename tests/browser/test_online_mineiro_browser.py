@@ -10,6 +10,7 @@ from games.clock import schedule_next_turn
 from games.models import Match
 from games.starting import create_match, seat_plans_against_ai
 from tests.support.browser import sign_in
+from tests.support.matches import tied_first_round
 
 pytestmark = pytest.mark.browser
 
@@ -73,13 +74,8 @@ def test_a_double_play_at_the_live_table_hides_the_ais_card_until_the_hand_ends(
     sign_in(page.context, live_daphne, user)
     match = create_match(rules=ONLINE, seats=seat_plans_against_ai(ONLINE, "easy", user=user), bot_level="easy")
     # The first hand is fixed: K against K ties round 1, and the AI (seat 1) leads the double round.
-    deal = {"hands": [["KC", "3C", "4D"], ["KH", "2H", "5S"]]}
-    state = engine.new_match(ONLINE, 3, dealer=0, deals=[deal])
-    state, _ = engine.apply(state, 1, engine.Action("play", "KH"))
-    state, _ = engine.apply(state, 0, engine.Action("play", "KC"))
-    match.state = engine.to_json(state)
-    match.version += 2
-    schedule_next_turn(match, state, timezone.now())
+    match = tied_first_round(match)
+    schedule_next_turn(match, engine.from_json(match.state), timezone.now())
     match.save()
 
     page.goto(f"{live_daphne.url}/play/m/{match.public_id}/")

@@ -9,7 +9,6 @@ import msgpack
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
 from games import consumers, engine, rendering
@@ -20,8 +19,8 @@ from games.selectors import seats_at
 from games.starting import SeatPlan, create_match
 from shop.selectors import equipped_deck
 from tests.support.leaks import cards_shown, hidden_from
-from tests.support.matches import login_cookie, make_table, pushed_fragments
-from truco_site.asgi import application
+from tests.support.matches import make_table, pushed_fragments, tied_first_round
+from tests.support.sockets import connect, session_cookie
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HX_VALS = re.compile(r"hx-vals='([^']*)'")
@@ -126,14 +125,7 @@ def test_only_the_fragments_whose_context_changed_are_rendered(start_match, user
 
 
 async def open_socket(match, user):
-    _, cookie = await sync_to_async(login_cookie)(user)
-    comm = WebsocketCommunicator(
-        application,
-        f"/ws/match/{match.public_id}/",
-        headers=[(b"origin", b"http://127.0.0.1"), (b"cookie", cookie.encode()), (b"accept-language", b"en")],
-    )
-    assert (await comm.connect())[0]
-    return comm
+    return await connect(match, await sync_to_async(session_cookie)(user), (b"accept-language", b"en"))
 
 
 @pytest.mark.asyncio
@@ -179,19 +171,6 @@ async def test_a_socket_joins_its_own_seats_group_and_not_another_seats(make_use
     await layer.group_send(group_name(match.pk), update_message(match.version))
     assert await comm.receive_nothing(timeout=0.3)  # not newer than what it shows: nothing to push
     await comm.disconnect()
-
-
-def tied_first_round(match: Match) -> Match:
-    """Online Mineiro from a fixed deal: K against K ties round 1, so seat 1 leads the double round."""
-    rules = engine.RuleSet.from_dict(match.rules)
-    deal = {"hands": [["KC", "3C", "4D"], ["KH", "2H", "5S"]]}
-    state = engine.new_match(rules, 3, dealer=0, deals=[deal])
-    state, _ = engine.apply(state, 1, engine.Action("play", "KH"))
-    state, _ = engine.apply(state, 0, engine.Action("play", "KC"))
-    match.state = engine.to_json(state)
-    match.version += 2
-    match.save()
-    return match
 
 
 @pytest.mark.parametrize("rules", [{"variant": "paulista"}, {"variant": "mineiro", "mineiro_style": "online"}])

@@ -15,6 +15,7 @@ from channels.layers import channel_layers
 from django.urls import reverse
 
 from tests.conftest import PASSWORD
+from tests.support.matches import PLAY_FORM as SINGLE_MATCH_FORM
 from tests.support.private_redis import PrivateRedis
 from truco_site import cache as site_cache
 
@@ -44,16 +45,7 @@ def private_redis(settings):
     channel_layers.backends.clear()
 
 
-PLAY_FORM = {
-    "mode": "single",
-    "variant": "paulista",
-    "deck": "dirty",
-    "seats": "2",
-    "partnership": "yes",
-    "bot_level": "easy",
-    "all_tied": "nobody",
-    "move_seconds": "60",
-}
+PLAY_FORM = {**SINGLE_MATCH_FORM, "all_tied": "nobody", "move_seconds": "60"}
 
 
 def sign_in(client, login: str, password: str = PASSWORD):

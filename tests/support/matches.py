@@ -140,3 +140,17 @@ def login_cookie(user) -> tuple[Client, str]:
     client = Client()
     client.force_login(user)
     return client, f"sessionid={client.cookies['sessionid'].value}"
+
+
+def tied_first_round(match: Match) -> Match:
+    """Online Mineiro from a fixed deal: K against K ties round 1, so seat 1 leads the double round (seat 0
+    holds KC 3C 4D, seat 1 KH 2H 5S). Saved at the version after both plays; no turn is scheduled."""
+    rules = engine.RuleSet.from_dict(match.rules)
+    deal = {"hands": [["KC", "3C", "4D"], ["KH", "2H", "5S"]]}
+    state = engine.new_match(rules, 3, dealer=0, deals=[deal])
+    state, _ = engine.apply(state, 1, engine.Action("play", "KH"))
+    state, _ = engine.apply(state, 0, engine.Action("play", "KC"))
+    match.state = engine.to_json(state)
+    match.version += 2
+    match.save()
+    return match
