@@ -126,6 +126,12 @@ class Seat(models.Model):
     guest_token = models.CharField(max_length=32, blank=True, db_index=True)
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
     display_name = models.CharField(_("name at the table"), max_length=40)
+    # Where the person sat down from (a room copies its RoomSeat's address): two people at one table
+    # from the same address earn no rank points (seed 002).
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    # When the person left the match (the "Leave match" button) or stayed away past the grace period:
+    # a robot plays their seat to the end, and a match someone left pays nobody (seed 000).
+    left_at = models.DateTimeField(_("left at"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -173,6 +179,11 @@ class RewardSettings(models.Model):
     single_loss_rank_points = models.PositiveIntegerField(default=1)
     tournament_win_coins = models.PositiveIntegerField(default=150)
     tournament_win_rank_points = models.PositiveIntegerField(default=10)
+    # Competitive rooms between people (seed 000, "MULTIPLAYER MODE").
+    room_win_coins = models.PositiveIntegerField(default=50)
+    room_win_rank_points = models.PositiveIntegerField(default=5)
+    room_loss_coins = models.PositiveIntegerField(default=10)
+    room_loss_rank_points = models.PositiveIntegerField(default=2)
 
     class Meta:
         verbose_name = _("reward settings")
