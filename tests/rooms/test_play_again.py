@@ -10,6 +10,7 @@ from django.urls import reverse
 from games.models import Match, Seat
 from rooms import again, selectors, services
 from rooms.models import PlayAgain, PlayAgainAnswer, Room, RoomSeat
+from rooms.rendering import again_ended_text
 from rooms.services import RoomRefused
 from shop import wallet
 from shop.models import LedgerEntry
@@ -138,8 +139,6 @@ def test_spending_the_blue_coins_before_the_last_yes_ends_it_and_charges_nobody(
 
 
 def selectors_text(room):
-    from rooms.rendering import again_ended_text
-
     return again_ended_text(selectors.play_again_facts(room))
 
 
