@@ -212,11 +212,14 @@ def status_context(
     prize: tuple[int, int] | None = None,
     room_match: bool = False,
     achievements: list[dict] | None = None,
+    reward_note: str = "",
+    again_url: str = "",
 ) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result.
 
-    A room's match ends with the way back to the rooms (playing again with the same people is issue
-    11 item 10), not the Play page against the AI.
+    A room's match ends with "Play again" with the same people (`again_url`, the rooms app's page) and
+    the way back to the rooms, not the Play page against the AI. `reward_note` says why a result
+    pays less than the table says (selectors.reward_note).
 
     `rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
     (a guest, who is offered to sign up instead). A tournament stage's result says what comes next
@@ -236,6 +239,8 @@ def status_context(
         }
         if rewards is not None:
             result["coins"], result["rank_points"] = rewards
+            # Why it pays less than the table says (selectors.reward_note): the page says the truth.
+            result["note"] = reward_note
         result["tournament"] = (
             _tournament_result(tournament_stage, prize, won) if tournament_stage is not None and not abandoned else None
         )
@@ -259,6 +264,7 @@ def status_context(
         # Only the result links there (reverse() on every render cost a share of each update).
         "play_again_url": (reverse("rooms:lobby") if room_match else reverse("games:play")) if result else None,
         "room_match": room_match,
+        "again_url": again_url if result else "",
         "tournament_url": _tournament_url(tournament_public_id),
     }
 
@@ -313,8 +319,11 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
     me = view["seat"]
     rewards, prize = None, None
     achievements = None
+    note = ""
     if view["match_over"] and me is not None and seats[me].has_account:
-        rewards = selectors.reward_amounts(match, match.won_by(me))
+        table = selectors.seats_at(match)
+        rewards = selectors.reward_amounts(match, match.won_by(me), seats=table)
+        note = selectors.reward_note(match, table)
         achievements = earned_in(seats[me].user_id, f"match:{match.public_id}")
     if view["match_over"] and match.tournament_stage is not None:
         settings = selectors.reward_settings()
@@ -333,6 +342,11 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         prize=prize,
         achievements=achievements,
         room_match=match.kind == Match.Kind.ROOM,
+        reward_note=note,
+        # A finished room match offers to play again with the same people (the rooms app's page).
+        again_url=reverse("rooms:again", kwargs={"public_id": match.public_id})
+        if match.kind == Match.Kind.ROOM and match.status == Match.Status.FINISHED
+        else "",
     )
 
 
@@ -356,6 +370,8 @@ def contexts_for(
     prize: tuple[int, int] | None = None,
     achievements: list[dict] | None = None,
     room_match: bool = False,
+    reward_note: str = "",
+    again_url: str = "",
 ) -> dict[str, dict]:
     """Every pushed fragment's context from plain values: what a socket renders a published move from
     (`games.publishing.TableUpdate`), with no database at hand. What a result pays (`rewards`,
@@ -382,6 +398,8 @@ def contexts_for(
             tournament_stage=tournament_stage,
             prize=prize,
             room_match=room_match,
+            reward_note=reward_note,
+            again_url=again_url,
             achievements=achievements,
         ),
         "announce": announce_context(view, seats),

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("rooms", "0001_initial"),
+        ("rooms", "0002_play_again"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
