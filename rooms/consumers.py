@@ -138,6 +138,18 @@ class RoomConsumer(PushingConsumer):
             go = rendering.room_go_context(room, seated=seated)
             return rendering.render_room_regions(seats, go, oob=True)
 
+    def _render_play_again(self, room: Room, user) -> str:
+        """After the match, the same socket carries "Play again": who said yes, and where to go."""
+        facts = selectors.play_again_facts(room)
+        with translation.override(self.language):
+            go = rendering.again_go_context(facts, room.match.public_id)
+            if facts is None:
+                return ""  # no play again (a player left): the page says so; nothing to push
+            again = rendering.again_context(
+                room, facts, selectors.people_in(room), user, RoomSettings.current().entry_blue_coins
+            )
+            return rendering.render_again_regions(again, go, oob=True)
+
 
 class ChatConsumer(AsyncWebsocketConsumer):
     """A room's table chat for one seated person: the last lines on connect, then each new line as it comes.
@@ -200,15 +212,3 @@ class ChatConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             contexts = [rendering.chat_line_context(line, self.viewer_id, self.code) for line in lines]
             return rendering.render_chat_lines(contexts, append=append)
-
-    def _render_play_again(self, room: Room, user) -> str:
-        """After the match, the same socket carries "Play again": who said yes, and where to go."""
-        facts = selectors.play_again_facts(room)
-        with translation.override(self.language):
-            go = rendering.again_go_context(facts, room.match.public_id)
-            if facts is None:
-                return ""  # no play again (a player left): the page says so; nothing to push
-            again = rendering.again_context(
-                room, facts, selectors.people_in(room), user, RoomSettings.current().entry_blue_coins
-            )
-            return rendering.render_again_regions(again, go, oob=True)
