@@ -52,6 +52,8 @@ def create_match(
     seed: int | None = None,
     score: list[int] | None = None,
     practice: bool = False,
+    allow_spectators: bool = False,
+    partner_signals: bool = False,
 ) -> Match:
     """Create the match and its seats, deal the first hand and schedule whoever acts first."""
     if len(seats) != rules.seats:
@@ -62,6 +64,8 @@ def create_match(
         match = Match.objects.create(
             kind=kind,
             practice=practice,
+            allow_spectators=allow_spectators,
+            partner_signals=partner_signals,
             tournament=tournament,
             tournament_stage=tournament_stage,
             rules=rules.to_dict(),
