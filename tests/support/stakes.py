@@ -5,7 +5,7 @@ from django.db.models import Sum
 from rooms import options as table_options
 from rooms.models import Room
 from shop import wallet
-from shop.models import Wallet
+from shop.models import LedgerEntry, Wallet
 
 
 def set_coins(user, coins: int) -> None:
@@ -44,8 +44,6 @@ STAKE_REASONS = ("stake_held", "stake_won", "stake_returned", "house_cut")
 def stake_flow(reference: str | None = None) -> int:
     """The sum of every stake ledger line (held: negative; paid out: positive). Once every pot is
     settled it is zero: no coin created or lost by stakes (other rewards are minted on purpose)."""
-    from shop.models import LedgerEntry
-
     lines = LedgerEntry.objects.filter(currency=wallet.COINS, reason__in=STAKE_REASONS)
     if reference is not None:
         lines = lines.filter(reference=reference)
