@@ -8,8 +8,9 @@ from django.utils import timezone
 
 from games import moves
 from games.models import Match, Seat
-from rooms import annulment, selectors, services
-from rooms.models import Room
+from games.stakes import settle_stakes
+from rooms import again, annulment, selectors, services
+from rooms.models import PlayAgain, Room
 from shop import wallet
 from shop.models import LedgerEntry
 from tests.support.matches import win_match_for
@@ -86,8 +87,6 @@ def test_two_winners_split_the_pot_and_the_remainders_go_to_the_house(person):
 
 @pytest.mark.django_db
 def test_the_pot_is_paid_once_even_if_settlement_runs_again(person):
-    from games.stakes import settle_stakes
-
     room, match, (ana, bia) = staked_match(person, 100)
     finish(match, side=0)
     paid = coins(ana)
@@ -198,10 +197,7 @@ def test_the_house_account_cannot_sign_in_and_got_no_starter_gift(person):
 
 
 @pytest.mark.django_db
-def test_a_room_with_a_stake_plays_again_only_if_everyone_still_covers_it(person, settings):
-    from rooms import again
-    from rooms.models import PlayAgain
-
+def test_a_room_with_a_stake_plays_again_only_if_everyone_still_covers_it(person):
     room, match, (ana, bia) = staked_match(person, 100, start_coins=100)
     finish(match, side=0)
     set_coins(bia, 0)
