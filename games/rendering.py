@@ -70,6 +70,9 @@ def viewer_view(match: Match, seat_number: int | None) -> dict:
         # The engine does not know the match was abandoned (a player left or stopped playing): nobody
         # acts any more, and the result is the one decided then (games.moves.abandon_match).
         view = {**view, "legal_actions": [], "seats_to_act": [], "abandoned": True, "match_winner": match.winner_side}
+    elif match.status == Match.Status.ANNULLED:
+        # Ended by everyone's agreement (rooms.annulment): no winner, nothing counted, stakes returned.
+        view = {**view, "legal_actions": [], "seats_to_act": [], "annulled": True}
     return view
 
 
@@ -231,7 +234,9 @@ def status_context(
     acting = view["seats_to_act"]
     result = None
     abandoned = view.get("abandoned", False)
-    if view["match_over"] or abandoned:
+    if view.get("annulled"):
+        result = {"annulled": True, "signed_in": rewards is not None}
+    elif view["match_over"] or abandoned:
         won = view["match_winner"] == view["side"]
         result = {
             "won": won,
@@ -374,7 +379,7 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         signals=p.signal_facts(match.signals, view, match.partner_signals),
         # A finished room match offers to play again with the same people (the rooms app's page).
         again_url=reverse("rooms:again", kwargs={"public_id": match.public_id})
-        if match.kind == Match.Kind.ROOM and match.status == Match.Status.FINISHED
+        if match.kind == Match.Kind.ROOM and match.status in (Match.Status.FINISHED, Match.Status.ANNULLED)
         else "",
     )
 

@@ -54,6 +54,7 @@ def create_match(
     practice: bool = False,
     allow_spectators: bool = False,
     partner_signals: bool = False,
+    stake_coins: int = 0,
 ) -> Match:
     """Create the match and its seats, deal the first hand and schedule whoever acts first."""
     if len(seats) != rules.seats:
@@ -66,6 +67,7 @@ def create_match(
             practice=practice,
             allow_spectators=allow_spectators,
             partner_signals=partner_signals,
+            stake_coins=stake_coins,
             tournament=tournament,
             tournament_stage=tournament_stage,
             rules=rules.to_dict(),

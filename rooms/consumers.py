@@ -131,7 +131,7 @@ class RoomConsumer(PushingConsumer):
         user = self.scope.get("user")
         room = Room.objects.select_related("match").get(pk=self.room_pk)
         seated = selectors.seat_of(room, user) is not None
-        if seated and room.match is not None and room.match.status == Match.Status.FINISHED:
+        if seated and room.match is not None and room.match.status in (Match.Status.FINISHED, Match.Status.ANNULLED):
             return self._render_play_again(room, user)
         with translation.override(self.language):
             seats = rendering.room_seats_context(room, selectors.people_in(room), user)

@@ -231,6 +231,8 @@ def again_ended_text(facts: AgainFacts | None) -> str:
         return str(_("%(name)s chose not to play again.") % {"name": name})
     if facts.status == PlayAgain.Status.NO_BLUE_COINS:
         return str(_("%(name)s did not have the blue coins to play again: nobody was charged.") % {"name": name})
+    if facts.status == PlayAgain.Status.NO_COINS:
+        return str(_("%(name)s could not cover the stake to play again: nobody was charged.") % {"name": name})
     if facts.status == PlayAgain.Status.EXPIRED:
         return str(_("Not everyone said yes in time: the time to play again has run out."))
     return ""

@@ -115,7 +115,7 @@ def again_status(status: str, expires_at: datetime, now=None) -> str:
 def play_again_facts(room: Room) -> AgainFacts | None:
     """None while the match is in play, when it was abandoned, or when a player left it (no play again)."""
     match = room.match
-    if match is None or match.status != Match.Status.FINISHED or match.finished_at is None:
+    if match is None or match.status not in (Match.Status.FINISHED, Match.Status.ANNULLED) or match.finished_at is None:
         return None
     if match.seats.filter(left_at__isnull=False).exists():
         return None

@@ -100,7 +100,7 @@ def room(request, code: str):
         return render(request, "rooms/no_room.html", status=404)
     seat = selectors.seat_of(found, request.user)
     if found.status == Room.Status.STARTED and seat is not None and found.match_id:
-        if found.match.status == Match.Status.FINISHED:
+        if found.match.status in (Match.Status.FINISHED, Match.Status.ANNULLED):
             return redirect("rooms:again", public_id=found.match.public_id)
         return redirect("games:table", public_id=found.match.public_id)
     people = selectors.people_in(found)
@@ -273,6 +273,13 @@ def refusal_text(refusal: RoomRefused):
             refusal.message,
             reverse("shop:index"),
             _("Get blue coins in the shop."),
+        )
+    if refusal.code == "stake_not_covered":
+        return format_html(
+            '{} <a href="{}" data-nav="shop-coins">{}</a>',
+            refusal.message,
+            reverse("shop:index"),
+            _("Get coins in the shop."),
         )
     return refusal.message
 

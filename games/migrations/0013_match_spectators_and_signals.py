@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_seat_left_and_address_room_rewards'),
+        ('games', '0012_stakes_and_annulment'),  # was 0010 before stakes' branch was merged in
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
