@@ -90,6 +90,7 @@ class LobbyConsumer(PushingConsumer):
                 rooms,
                 my_room=selectors.waiting_room_of(user),
                 signed_in=bool(user is not None and user.is_authenticated),
+                watchable=selectors.watchable_rooms(**self.filters),
             )
             return rendering.render_lobby_rooms(context, oob=True)
 
@@ -152,7 +153,8 @@ class RoomConsumer(PushingConsumer):
 
 
 class ChatConsumer(AsyncWebsocketConsumer):
-    """A room's table chat for one seated person: the last lines on connect, then each new line as it comes.
+    """A room's table chat for one person at the table (seated, or watching its match): the last lines on
+    connect, then each new line as it comes.
 
     Lines arrive whole in the group message (`publishing.announce_chat_line`) and render with no query.
     Writing goes over HTTP (`views.chat_say`), like every other button of a room. The socket also
@@ -160,6 +162,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     """
 
     room_pk: int | None = None
+    chief_id: int | None = None  # the chief sees a "mute" button on spectators' lines
 
     async def connect(self):
         self.language = language_of(self.scope)
@@ -174,17 +177,17 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(f'<p id="chat-message" hx-swap-oob="true" role="alert">{escape(message)}</p>')
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
-        self.room_pk, lines = opened
+        self.room_pk, self.chief_id, lines = opened
         await self.channel_layer.group_add(chat_group(self.room_pk), self.channel_name)
         await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
         await self.send(self._lines(lines, append=False))
 
-    def _open(self) -> tuple[int, list[dict]] | None:
-        room = Room.objects.filter(code=self.code).first()
+    def _open(self) -> tuple[int, int | None, list[dict]] | None:
+        room = Room.objects.select_related("match").filter(code=self.code).first()
         user = self.scope.get("user")
-        if room is None or selectors.seat_of(room, user) is None or not selectors.table_chat_on(user):
+        if room is None or not selectors.at_the_table(room, user) or not selectors.table_chat_on(user):
             return None
-        return room.pk, selectors.recent_chat_lines(room)
+        return room.pk, room.chief_id, selectors.recent_chat_lines(room)
 
     async def disconnect(self, code):
         if self.room_pk is not None:
@@ -205,10 +208,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_IN_ROOM)
 
     def _still_seated(self) -> bool:
-        room = Room.objects.filter(pk=self.room_pk).first()
-        return room is not None and selectors.seat_of(room, self.scope.get("user")) is not None
+        """Still at the table: seated, or watching a match that allows it."""
+        room = Room.objects.select_related("match").filter(pk=self.room_pk).first()
+        return room is not None and selectors.at_the_table(room, self.scope.get("user"))
 
     def _lines(self, lines: list[dict], *, append: bool) -> str:
         with translation.override(self.language):
-            contexts = [rendering.chat_line_context(line, self.viewer_id, self.code) for line in lines]
+            contexts = [
+                rendering.chat_line_context(line, self.viewer_id, self.code, chief_id=self.chief_id) for line in lines
+            ]
             return rendering.render_chat_lines(contexts, append=append)

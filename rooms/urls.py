@@ -18,6 +18,7 @@ urlpatterns = [
     path("r/<room_code:code>/chat/", views.chat_say, name="chat_say"),
     path("r/<room_code:code>/chat/<int:line_id>/report/", views.chat_report, name="chat_report"),
     path("r/<room_code:code>/chat/switch/", views.chat_switch, name="chat_switch"),
+    path("r/<room_code:code>/chat/mute/<int:user_id>/", views.chat_mute, name="chat_mute"),
     path("chat/match/<public_id:public_id>/", views.match_chat, name="match_chat"),
     # After a room's match (by the match's id: the table knows it, not the room).
     path("again/<public_id:public_id>/", views.again, name="again"),
