@@ -379,7 +379,9 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         signals=p.signal_facts(match.signals, view, match.partner_signals),
         # A finished room match offers to play again with the same people (the rooms app's page).
         again_url=reverse("rooms:again", kwargs={"public_id": match.public_id})
-        if match.kind == Match.Kind.ROOM and match.status in (Match.Status.FINISHED, Match.Status.ANNULLED)
+        if match.kind == Match.Kind.ROOM
+        and match.status in (Match.Status.FINISHED, Match.Status.ANNULLED)
+        and me is not None  # a spectator has nobody to play again with: only "Back to the rooms"
         else "",
     )
 

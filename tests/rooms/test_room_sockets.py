@@ -67,8 +67,10 @@ async def test_the_lobby_is_pushed_when_rooms_open_fill_and_start(person):
     await call(services.create_room, caio, options(seats=4))
     assert "Caio" in await next_frame(lobby)
     await call(services.join_room, bia, room.code)
-    frame = await next_frame(lobby)  # Ana's room started: off the list
-    assert "Ana" not in frame and "Caio" in frame
+    frame = await next_frame(lobby)  # Ana's room started: off the waiting list, on the list to watch
+    waiting, _, to_watch = frame.partition("data-watch-room")
+    assert "Ana" not in waiting and "Caio" in waiting
+    assert "Ana" in to_watch and f'data-watch-room="{room.code}"' in frame
     await lobby.disconnect()
 
 
