@@ -146,7 +146,7 @@ def answer(user, public_id: str, *, agree: bool) -> AnnulmentVote:
 
 
 def _locked(user, public_id: str) -> tuple[Room, Match, list[Seat]]:
-    room = Room.objects.select_for_update().filter(match__public_id=str(public_id)[:16]).first()
+    room = Room.objects.select_for_update(of=("self",)).filter(match__public_id=str(public_id)[:16]).first()
     if room is None:
         raise RoomRefused("no_such_match", _("There is no room match at this link."))
     match = Match.objects.select_for_update().get(pk=room.match_id)

@@ -86,7 +86,9 @@ def change_options(chief, code: str, options: TableOptions) -> Room:
 
 
 def _locked(code: str) -> Room:
-    room = Room.objects.select_for_update().select_related("match").filter(code=str(code)[:32]).first()
+    # "of self": the match is joined to read, never locked here (PostgreSQL refuses FOR UPDATE on an
+    # outer join's nullable side).
+    room = Room.objects.select_for_update(of=("self",)).select_related("match").filter(code=str(code)[:32]).first()
     if room is None:
         raise RoomRefused("no_such_room", _("There is no room at this link."))
     return room

@@ -174,3 +174,13 @@ def play_again_facts(room: Room) -> AgainFacts | None:
         ended_by=offer.ended_by.username if offer.ended_by else "",
         new_match_public_id=new_match.public_id if new_match else "",
     )
+
+
+def options_changeable(room: Room) -> bool:
+    """Whether the table's options may change now: before the first match, or between matches (the
+    match ended and "play again" has not started the next one). rooms.options enforces the same."""
+    if room.status == Room.Status.WAITING:
+        return True
+    if room.status != Room.Status.STARTED or room.match is None or room.match.status == Match.Status.ACTIVE:
+        return False
+    return not PlayAgain.objects.filter(room=room, status=PlayAgain.Status.STARTED).exists()

@@ -4,6 +4,7 @@ an annulment gives the stakes back except to a person who left; an abandoner's s
 
 import pytest
 from django.db import transaction
+from django.test import Client
 from django.utils import timezone
 
 from games import moves
@@ -45,6 +46,12 @@ def rewards_of(user) -> int:
     """Coins the match reward and achievements paid (minted on purpose; not part of the pot)."""
     lines = LedgerEntry.objects.filter(wallet__user=user, reason__in=("match_reward", "achievement_reward"))
     return sum(lines.values_list("amount", flat=True))
+
+
+@pytest.fixture
+def client():
+    """A browser that reads English (the site's default is Brazilian Portuguese)."""
+    return Client(HTTP_ACCEPT_LANGUAGE="en")
 
 
 @pytest.mark.django_db
