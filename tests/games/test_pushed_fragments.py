@@ -83,9 +83,9 @@ async def open_spectators(match, spectators):
         opened, _ = await open_sockets(match, [user])
         comms += opened
     for comm in comms:
-        frames = [await comm.receive_from()]
+        frames = [await comm.receive_from(timeout=10)]
         while not await comm.receive_nothing(timeout=0.2):
-            frames.append(await comm.receive_from())  # the count going up as the others opened
+            frames.append(await comm.receive_from(timeout=10))  # the count going up as the others opened
         snapshots.append("".join(frames))
     return comms, snapshots
 
@@ -138,7 +138,7 @@ async def drive(match, users, *, steps=400, seed=0, check_fragments=True, choose
                     for region in REGIONS:
                         assert region_html(page, region) == region_html(fresh, region), (region, version + 1)
             for comm in watching:
-                frame = await comm.receive_from()
+                frame = await comm.receive_from(timeout=10)
                 leaked = cards_shown(frame) & hidden_from(state, None)
                 assert not leaked, f"a spectator was sent hidden cards {leaked} at version {version + 1}"
                 frames_checked += 1

@@ -41,7 +41,7 @@ def table(make_user, seats=4, *, partnership=None, spectators=True, signals=True
 
 async def socket_of(match, user):
     comm = await connect(match, await sync_to_async(session_cookie)(user), LANG)
-    first = await comm.receive_from()
+    first = await comm.receive_from(timeout=10)
     return comm, first
 
 
@@ -100,7 +100,7 @@ async def test_a_spectator_is_refused_every_action_and_signal_and_nothing_change
         "not json",
     ):
         await send_frame(comm, frame)
-        answer = await comm.receive_from()
+        answer = await comm.receive_from(timeout=10)
         assert error_code(answer) == "spectator"
         assert "spectators cannot play or signal" in answer
     after = await sync_to_async(stored)(match)
@@ -115,19 +115,18 @@ async def test_the_players_see_how_many_people_watch_live(make_user):
     assert 'data-spectators="0"' in first
     ana, bia = await sync_to_async(make_user)("Ana"), await sync_to_async(make_user)("Bia")
     ana_tab, ana_first = await socket_of(match, ana)
-    assert 'data-spectators="1"' in await player.receive_from()
+    assert 'data-spectators="1"' in await player.receive_from(timeout=10)
     assert "You are watching" in ana_first
     ana_second_tab, _ = await socket_of(match, ana)  # one person in two tabs is one spectator
     bia_tab, _ = await socket_of(match, bia)
-    frames = "".join(o["text"] for o in await drain(player))
-    assert 'data-spectators="2"' in frames and 'data-spectators="3"' not in frames
+    assert 'data-spectators="2"' in await player.receive_from(timeout=10)
     await bia_tab.disconnect()
+    assert 'data-spectators="1"' in await player.receive_from(timeout=10)
     await ana_second_tab.disconnect()
-    frames = "".join(o["text"] for o in await drain(player))
-    assert 'data-spectators="1"' in frames
+    assert await player.receive_nothing(0.3)  # still one person watching: nothing to redraw
     assert await sync_to_async(Spectator.objects.count)() == 1
     await ana_tab.disconnect()
-    assert 'data-spectators="0"' in await player.receive_from()
+    assert 'data-spectators="0"' in await player.receive_from(timeout=10)
     await player.disconnect()
 
 
@@ -180,7 +179,7 @@ async def test_a_signal_where_it_is_not_allowed_is_refused_with_a_message_and_ch
     comm, first = await socket_of(match, users[0])
     assert ("data-signal-button" in first) == (code == "unknown_signal")  # the panel only where signals work
     await send_frame(comm, json.dumps({"do": "signal", "signal": signal}))
-    answer = await comm.receive_from()
+    answer = await comm.receive_from(timeout=10)
     assert error_code(answer) == code
     assert re.search(r'data-error="[a-z_]+">\s*\S', answer)  # a sentence for the player, not a bare code
     after = await sync_to_async(stored)(match)
@@ -261,17 +260,23 @@ async def test_over_a_whole_match_no_frame_to_an_opponent_or_a_spectator_carries
         if rng.random() < 0.3:
             sender = rng.randrange(4)
             signal = rng.choice(["zap", "copas", "espadilha", "ouros", "three", "nothing"])
+            before = match.signals.get(str(sender))
+            changes = before != {"hand": state.hand_number, "signal": signal}
             await send_frame(sockets[sender], json.dumps({"do": "signal", "signal": signal}))
             signals_sent += 1
-            outputs = {n: await drain(sockets[n], 0.15) for n in (sender, partner[sender])}
-            match = await sync_to_async(stored)(match)  # read once the sockets have answered
+            # A new signal redraws the sender's panel and the partner's, one frame each; the same signal
+            # again changes nothing, and nobody gets a frame.
+            frames = (
+                {n: await sockets[n].receive_from(timeout=10) for n in (sender, partner[sender])} if changes else {}
+            )
+            match = await sync_to_async(stored)(match)
             stored_now = {"signals": match.signals, "hand": state.hand_number}
-            for n, frames in outputs.items():
-                for output in frames:
-                    check(n, output["text"])
-                    received += n == partner[sender] and f'data-partner-signal="{signal}"' in output["text"]
-            for n in (1 - sender % 2, 3 - sender % 2):  # the other pair
-                assert await sockets[n].receive_nothing(0.05), f"seat {n} got a frame for seat {sender}'s signal"
+            assert match.signals[str(sender)] == {"hand": state.hand_number, "signal": signal}
+            for n, frame in frames.items():
+                check(n, frame)
+                received += n == partner[sender] and f'data-partner-signal="{signal}"' in frame
+            for n in range(4):
+                assert await sockets[n].receive_nothing(0.05), f"seat {n} got another frame for seat {sender}'s signal"
             assert await spectator.receive_nothing(0.05), "the spectator got a frame for a signal"
             continue
         seat = engine.seats_to_act(state)[0]
@@ -281,8 +286,8 @@ async def test_over_a_whole_match_no_frame_to_an_opponent_or_a_spectator_carries
         state = engine.from_json(match.state)
         stored_now = {"signals": match.signals, "hand": state.hand_number}
         for n, comm in enumerate(sockets):
-            check(n, await comm.receive_from())
-        check(None, await spectator.receive_from())
+            check(n, await comm.receive_from(timeout=10))
+        check(None, await spectator.receive_from(timeout=10))
     assert match.status == Match.Status.FINISHED
     assert signals_sent > 20 and received > 10 and cleared > 0 and frames_checked > 200, (
         signals_sent,
