@@ -119,7 +119,9 @@ def test_someone_without_blue_coins_is_refused_with_a_link_to_the_shop(finished,
     wallet.change_balance(bia, wallet.BLUE_COINS, -blue(bia), reason="admin_adjustment")
     client.force_login(bia)
     response = client.post(
-        reverse("rooms:again_accept", kwargs={"public_id": room.match.public_id}), HTTP_HX_REQUEST="true"
+        reverse("rooms:again_accept", kwargs={"public_id": room.match.public_id}),
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="en",  # the message is written in the language of the request that caused it
     )
     page = client.get(response["HX-Redirect"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Playing again costs 1 blue coins and you have 0." in page and reverse("shop:index") in page
