@@ -27,6 +27,9 @@ from tests.support.rooms import options
 from tests.support.sockets import connect, drain, error_code, send_frame, session_cookie
 
 
+ENGLISH = (b"accept-language", b"en")
+
+
 def call(func, *args, **kwargs):
     return sync_to_async(func)(*args, **kwargs)
 
@@ -96,8 +99,8 @@ async def test_a_dropped_player_shows_away_then_a_robot_plays_then_the_return_ta
     match, people = await call(room_match, person)
     acting = engine.seats_to_act(engine.from_json(match.state))[0]
     other = 1 - acting
-    gone = await connect(match, await call(session_cookie, people[acting]))
-    watcher = await connect(match, await call(session_cookie, people[other]))
+    gone = await connect(match, await call(session_cookie, people[acting]), ENGLISH)
+    watcher = await connect(match, await call(session_cookie, people[other]), ENGLISH)
     await drain(gone)
     first = frames_text(await drain(watcher))
     assert presence_of(first, acting) == "person"
@@ -125,7 +128,7 @@ async def test_a_dropped_player_shows_away_then_a_robot_plays_then_the_return_ta
     assert stored.deadline_seat != acting or stored.deadline - timezone.now() < timedelta(seconds=2)
 
     # Back (a reload, another tab or device): the current table, and the seat is theirs again.
-    back = await connect(match, await call(session_cookie, people[acting]))
+    back = await connect(match, await call(session_cookie, people[acting]), ENGLISH)
     snapshot = frames_text(await drain(back))
     assert "data-viewer-robot" not in snapshot and "data-viewer-left" not in snapshot
     stored = await call(reload, match)
@@ -152,7 +155,7 @@ async def test_an_action_for_a_seat_the_robot_holds_is_refused_and_changes_nothi
     match, people = await call(room_match, person)
     acting = engine.seats_to_act(engine.from_json(match.state))[0]
     await call(lambda: Match.objects.filter(pk=match.pk).update(robot_seats=[acting]))
-    comm = await connect(match, await call(session_cookie, people[acting]))
+    comm = await connect(match, await call(session_cookie, people[acting]), ENGLISH)
     # Its arrival gave the seat back; put the robot there again, as a stale process would see it.
     await drain(comm)
     await call(lambda: Match.objects.filter(pk=match.pk).update(robot_seats=[acting], away_since={str(acting): 1.0}))
@@ -246,7 +249,7 @@ def test_away_past_the_grace_period_is_leaving_and_the_robot_finishes(person, se
 @pytest.mark.django_db
 def test_leave_match_asks_for_a_confirmation_then_a_robot_finishes_and_the_profile_counts_it(person):
     match, people = room_match(person)
-    ana = Client()
+    ana = Client(HTTP_ACCEPT_LANGUAGE="en")
     ana.force_login(people[0])
     page = ana.get(f"/play/m/{match.public_id}/").content.decode()
     assert 'data-action="leave-match"' in page and 'name="confirm"' in page
@@ -264,9 +267,13 @@ def test_leave_match_asks_for_a_confirmation_then_a_robot_finishes_and_the_profi
     assert Seat.objects.get(match=match, number=0).left_at is not None
     page = ana.get(f"/play/m/{match.public_id}/").content.decode()
     assert "data-viewer-left" in page and 'data-action="leave-match"' not in page
-    bia = Client()
+    bia = Client(HTTP_ACCEPT_LANGUAGE="en")
     bia.force_login(people[1])
     assert 'data-robot-playing="0"' in bia.get(f"/play/m/{match.public_id}/").content.decode()
+    bia_pt = Client(HTTP_ACCEPT_LANGUAGE="pt-BR")
+    bia_pt.force_login(people[1])
+    page_pt = bia_pt.get(f"/play/m/{match.public_id}/").content.decode()
+    assert "Robô jogando por Ana" in page_pt and "saiu · robô jogando" in page_pt
 
     play_to_the_end(match)
     assert reload(match).status == Match.Status.FINISHED
@@ -278,7 +285,7 @@ def test_leave_match_asks_for_a_confirmation_then_a_robot_finishes_and_the_profi
 @pytest.mark.django_db
 def test_leaving_twice_or_a_finished_match_is_refused_and_changes_nothing(person):
     match, people = room_match(person)
-    ana = Client()
+    ana = Client(HTTP_ACCEPT_LANGUAGE="en")
     ana.force_login(people[0])
     ana.post(f"/play/m/{match.public_id}/leave/", {"confirm": "1"})
     version = reload(match).version
@@ -291,7 +298,7 @@ def test_leaving_twice_or_a_finished_match_is_refused_and_changes_nothing(person
 
     play_to_the_end(match)
     version = reload(match).version
-    bia = Client()
+    bia = Client(HTTP_ACCEPT_LANGUAGE="en")
     bia.force_login(people[1])
     over = bia.post(f"/play/m/{match.public_id}/leave/", {"confirm": "1"}, follow=True)
     assert "This match is over: there is nothing to leave." in over.content.decode()
@@ -302,7 +309,7 @@ def test_leaving_twice_or_a_finished_match_is_refused_and_changes_nothing(person
 @pytest.mark.django_db
 def test_someone_else_cannot_leave_for_a_player(person, make_user):
     match, _people = room_match(person)
-    stranger = Client()
+    stranger = Client(HTTP_ACCEPT_LANGUAGE="en")
     stranger.force_login(make_user("Estranho"))
     assert stranger.post(f"/play/m/{match.public_id}/leave/", {"confirm": "1"}).status_code == 404
     assert reload(match).left_seats == []
