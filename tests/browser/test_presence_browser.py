@@ -3,18 +3,15 @@ playing for her at the AI's speed; she opens the table again and plays her own t
 match through the confirmation and the other sees a robot finishing for her (issue 11 items 7-8)."""
 
 import re
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games import engine
 from games.models import Match, MatchEvent, Seat
-from rooms import services
 from shop import wallet
 from tests.support.browser import sign_in
-from tests.support.rooms import options
+from tests.support.rooms import started_room_match
 
 pytestmark = pytest.mark.browser
 
@@ -45,11 +42,7 @@ def test_a_closed_tab_shows_away_then_a_robot_plays_then_reopening_takes_the_sea
     ana, bia = make_user("Sumida"), make_user("Fiel")
     for user in (ana, bia):
         wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
-    room = services.create_room(ana, options(seats=2))
-    services.join_room(bia, room.code)
-    room.refresh_from_db()
-    match = room.match
-    Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    match = started_room_match([ana, bia])
     ana_seat = Seat.objects.get(match=match, user=ana).number
     url = f"{live_daphne.url}/play/m/{match.public_id}/"
     contexts = [browser.new_context(locale="en") for _ in range(2)]

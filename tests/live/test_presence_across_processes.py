@@ -8,19 +8,16 @@ import re
 import signal
 import threading
 import time
-from datetime import timedelta
 
 import pytest
 from django.test import Client
-from django.utils import timezone
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from games.models import Match, MatchEvent, SocketPresence
-from rooms import services
 from shop import wallet
 from tests.support.live_server import LiveDaphne
-from tests.support.rooms import options
+from tests.support.rooms import started_room_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 OFFERED = re.compile(r"hx-vals='(\{\"do\": \"(?:accept|play)\"[^']*)'")
@@ -91,11 +88,7 @@ def test_a_killed_process_leaves_its_person_away_within_30_s_and_the_return_else
         user = make_user(name)
         wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
         people.append(user)
-    room = services.create_room(people[0], options(seats=2))
-    services.join_room(people[1], room.code)
-    room.refresh_from_db()
-    match = room.match
-    Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    match = started_room_match(people)
     seat_of = {s.user_id: s.number for s in match.seats.all()}
     ana_seat = seat_of[people[0].pk]
     servers = [LiveDaphne(django_db_blocker).start() for _ in range(2)]

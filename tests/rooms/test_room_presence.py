@@ -20,12 +20,10 @@ from games import engine, presence, sweeper
 from games.models import Match, MatchEvent, Seat, SocketPresence
 from games.moves import ActionRefused, apply_action, play_due_seat
 from games.starting import create_match, seat_plans_against_ai
-from rooms import services
 from stats.models import PlayerStats
 from tests.support.matches import act, sweep
-from tests.support.rooms import options
+from tests.support.rooms import started_room_match
 from tests.support.sockets import connect, drain, error_code, send_frame, session_cookie
-
 
 ENGLISH = (b"accept-language", b"en")
 
@@ -43,17 +41,9 @@ def quick_presence(settings, fast_ai):
     settings.GAMES_LEAVE_AFTER_AWAY_S = 60
 
 
-def room_match(person, seats: int = 2, **more):
-    """A started room match between people (seat order as they sat), created long enough ago that
-    nobody is still "arriving" from the room page."""
-    people = [person(name) for name in ("Ana", "Bia", "Caio", "Dani")[:seats]]
-    room = services.create_room(people[0], options(seats=seats, **more))
-    for other in people[1:]:
-        services.join_room(other, room.code)
-    room.refresh_from_db()
-    match = room.match
-    Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(minutes=5))
-    match.refresh_from_db()
+def room_match(person, seats: int = 2):
+    """A started room match between people, and the people in seat order."""
+    match = started_room_match([person(name) for name in ("Ana", "Bia", "Caio", "Dani")[:seats]])
     by_seat = {s.number: s.user for s in match.seats.all()}
     return match, [by_seat[n] for n in range(seats)]
 
