@@ -11,7 +11,7 @@ from games import engine
 from games.models import Match, MatchEvent, Seat
 from shop import wallet
 from tests.support.browser import sign_in
-from tests.support.rooms import started_room_match
+from tests.support.rooms import everyone_arrived, started_room_match
 
 pytestmark = pytest.mark.browser
 
@@ -42,7 +42,7 @@ def test_a_closed_tab_shows_away_then_a_robot_plays_then_reopening_takes_the_sea
     ana, bia = make_user("Sumida"), make_user("Fiel")
     for user in (ana, bia):
         wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
-    match = started_room_match([ana, bia])
+    match = started_room_match([ana, bia], arrived=False)  # nobody is away while the pages open
     ana_seat = Seat.objects.get(match=match, user=ana).number
     url = f"{live_daphne.url}/play/m/{match.public_id}/"
     contexts = [browser.new_context(locale="en") for _ in range(2)]
@@ -54,6 +54,7 @@ def test_a_closed_tab_shows_away_then_a_robot_plays_then_reopening_takes_the_sea
         expect(page.locator("#hand .card")).to_have_count(3)
     her_seat = bia_page.locator(f"#seats [data-seat='{ana_seat}'] [data-presence]")
     expect(her_seat).to_have_attribute("data-presence", "person")
+    everyone_arrived(match)
 
     # Ana's tab closes: Bia sees her away, then a robot playing for her.
     ana_page.close()

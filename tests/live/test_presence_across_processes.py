@@ -17,7 +17,7 @@ from websockets.sync.client import connect
 from games.models import Match, MatchEvent, SocketPresence
 from shop import wallet
 from tests.support.live_server import LiveDaphne
-from tests.support.rooms import started_room_match
+from tests.support.rooms import everyone_arrived, started_room_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 OFFERED = re.compile(r"hx-vals='(\{\"do\": \"(?:accept|play)\"[^']*)'")
@@ -88,7 +88,7 @@ def test_a_killed_process_leaves_its_person_away_within_30_s_and_the_return_else
         user = make_user(name)
         wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
         people.append(user)
-    match = started_room_match(people)
+    match = started_room_match(people, arrived=False)  # nobody is away while the sockets open
     seat_of = {s.user_id: s.number for s in match.seats.all()}
     ana_seat = seat_of[people[0].pk]
     servers = [LiveDaphne(django_db_blocker).start() for _ in range(2)]
@@ -100,6 +100,7 @@ def test_a_killed_process_leaves_its_person_away_within_30_s_and_the_return_else
         bia.start()
         wait_for(lambda: SocketPresence.objects.filter(match=match).count() == 2, 15)
         wait_for(lambda: bia.presence_of(ana_seat) == "person", 5)
+        everyone_arrived(match)
 
         os.kill(servers[0]._process.pid, signal.SIGKILL)  # a crash: no socket is closed cleanly
         killed_at = time.monotonic()

@@ -18,15 +18,24 @@ def options(variant="paulista", seats=2, partnership=None, **more) -> RoomOption
     return RoomOptions(rules=rules, **more)
 
 
-def started_room_match(people: list, **more) -> Match:
-    """The match of a room the first person creates and the others fill (seats = len(people)), dated
-    back a few minutes so that nobody counts as still arriving from the room page (games.presence)."""
+def started_room_match(people: list, *, arrived: bool = True, **more) -> Match:
+    """The match of a room the first person creates and the others fill (seats = len(people)).
+
+    `arrived`: dated back a few minutes, so that nobody counts as still arriving from the room page
+    (games.presence); a test whose browsers still have to open the table calls `everyone_arrived`
+    once they have."""
     room = services.create_room(people[0], options(seats=len(people), **more))
     for other in people[1:]:
         services.join_room(other, room.code)
     room.refresh_from_db()
-    Match.objects.filter(pk=room.match.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    if arrived:
+        everyone_arrived(room.match)
     return Match.objects.get(pk=room.match.pk)
+
+
+def everyone_arrived(match: Match) -> None:
+    """From now on a seat without a live socket counts as away (the match's arrival grace is over)."""
+    Match.objects.filter(pk=match.pk).update(created_at=timezone.now() - timedelta(minutes=5))
 
 
 def blue(user) -> int:
