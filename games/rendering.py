@@ -343,11 +343,18 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         achievements=achievements,
         room_match=match.kind == Match.Kind.ROOM,
         reward_note=note,
-        # A finished room match offers to play again with the same people (the rooms app's page).
-        again_url=reverse("rooms:again", kwargs={"public_id": match.public_id})
-        if match.kind == Match.Kind.ROOM and match.status == Match.Status.FINISHED
-        else "",
+        again_url=_again_url(match, me),
     )
+
+
+def _again_url(match: Match, me: int | None) -> str:
+    """A finished room match offers its people to play again together (the rooms app's page), unless
+    someone left it: then they are not "the same people" any more."""
+    if match.kind != Match.Kind.ROOM or match.status != Match.Status.FINISHED or me is None:
+        return ""
+    if any(seat.left_at is not None for seat in selectors.seats_at(match)):
+        return ""
+    return reverse("rooms:again", kwargs={"public_id": match.public_id})
 
 
 def tournament_facts(match: Match) -> tuple[int | None, str | None]:

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import Match, Seat
 from rooms import again, selectors, services
@@ -34,11 +35,18 @@ def finished(person):
     return room, ana, bia
 
 
+class Refusal:
+    def __init__(self, code, message):
+        self.code, self.message = code, message
+
+
 def refused(code, func, *args, **kwargs):
-    with pytest.raises(RoomRefused) as caught:
+    """The refusal's code, and its message as an English page shows it (the site's default is pt-BR)."""
+    with translation.override("en"), pytest.raises(RoomRefused) as caught:
         func(*args, **kwargs)
     assert caught.value.code == code, caught.value
-    return caught.value
+    with translation.override("en"):
+        return Refusal(code, str(caught.value.message))
 
 
 @pytest.mark.django_db
@@ -125,7 +133,9 @@ def test_someone_without_blue_coins_is_refused_with_a_link_to_the_shop(finished,
     wallet.change_balance(bia, wallet.BLUE_COINS, -blue(bia), reason="admin_adjustment")
     client.force_login(bia)
     response = client.post(
-        reverse("rooms:again_accept", kwargs={"public_id": room.match.public_id}), HTTP_HX_REQUEST="true"
+        reverse("rooms:again_accept", kwargs={"public_id": room.match.public_id}),
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="en",
     )
     page = client.get(response["HX-Redirect"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Playing again costs 1 blue coins and you have 0." in page and reverse("shop:index") in page
@@ -146,7 +156,8 @@ def test_spending_the_blue_coins_before_the_last_yes_ends_it_and_charges_nobody(
 
 
 def selectors_text(room):
-    return again_ended_text(selectors.play_again_facts(room))
+    with translation.override("en"):
+        return again_ended_text(selectors.play_again_facts(room))
 
 
 @pytest.mark.django_db

@@ -91,6 +91,7 @@ def test_nobody_is_rewarded_when_a_player_left_before_the_end(person):
     assert reward_amounts(match, won=True) == (0, 0) and reward_note(match) == "player_left"
     status = pushed_fragments(match, 0)["status"]
     assert 'data-reward-note="player_left"' in status and "data-rewards " not in status
+    assert 'data-action="play-again-room"' not in status  # not the same people any more
 
 
 @pytest.mark.django_db
