@@ -19,10 +19,11 @@ from django.utils.translation import gettext as _
 
 from games.consumers import language_of
 from games.db import read
+from games.models import Match
 
 from . import rendering, selectors
 from .forms import LobbyFilterForm
-from .models import Room
+from .models import Room, RoomSettings
 from .publishing import LOBBY_GROUP, room_group
 
 log = logging.getLogger(__name__)
@@ -129,7 +130,21 @@ class RoomConsumer(PushingConsumer):
         user = self.scope.get("user")
         room = Room.objects.select_related("match").get(pk=self.room_pk)
         seated = selectors.seat_of(room, user) is not None
+        if seated and room.match is not None and room.match.status == Match.Status.FINISHED:
+            return self._render_play_again(room, user)
         with translation.override(self.language):
             seats = rendering.room_seats_context(room, selectors.people_in(room), user)
             go = rendering.room_go_context(room, seated=seated)
             return rendering.render_room_regions(seats, go, oob=True)
+
+    def _render_play_again(self, room: Room, user) -> str:
+        """After the match, the same socket carries "Play again": who said yes, and where to go."""
+        facts = selectors.play_again_facts(room)
+        with translation.override(self.language):
+            go = rendering.again_go_context(facts, room.match.public_id)
+            if facts is None:
+                return ""  # no play again (a player left): the page says so; nothing to push
+            again = rendering.again_context(
+                room, facts, selectors.people_in(room), user, RoomSettings.current().entry_blue_coins
+            )
+            return rendering.render_again_regions(again, go, oob=True)

@@ -15,4 +15,8 @@ urlpatterns = [
     path("r/<room_code:code>/remove/", views.remove, name="remove"),
     path("r/<room_code:code>/bots/", views.bots, name="bots"),
     path("r/<room_code:code>/close/", views.close, name="close"),
+    # After a room's match (by the match's id: the table knows it, not the room).
+    path("again/<public_id:public_id>/", views.again, name="again"),
+    path("again/<public_id:public_id>/yes/", views.again_accept, name="again_accept"),
+    path("again/<public_id:public_id>/no/", views.again_decline, name="again_decline"),
 ]

@@ -7,7 +7,10 @@ shows the result, with the refusal as a message.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from allauth.core.internal import ratelimit
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -17,6 +20,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.models import Match, RewardSettings
+from games.views import client_address
+
+from . import again as again_service
 from . import rendering, selectors, services
 from .forms import CreateRoomForm, LobbyFilterForm, QuickJoinForm, RoomPasswordForm
 from .models import Room, RoomSettings
@@ -28,6 +35,7 @@ PASSWORD_RATE = {"room_password": "5/5m/key,20/5m/user"}
 
 
 def lobby(request):
+    _say_how_play_again_ended(request)
     filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
     chosen = filters.filters()
     my_room = selectors.waiting_room_of(request.user)
@@ -40,6 +48,7 @@ def lobby(request):
         "lobby": rendering.lobby_rooms_context(rooms, my_room=my_room, signed_in=request.user.is_authenticated),
         "my_room": my_room,
         "price": RoomSettings.current().entry_blue_coins,
+        "rewards": RewardSettings.current(),
         "socket_query": request.GET.urlencode(),
     }
     return render(request, "rooms/lobby.html", context)
@@ -65,7 +74,10 @@ def create(request):
         else:
             return redirect("rooms:room", code=room.code)
     return render(
-        request, "rooms/create.html", {"form": form, "price": RoomSettings.current().entry_blue_coins}, status=200
+        request,
+        "rooms/create.html",
+        {"form": form, "price": RoomSettings.current().entry_blue_coins, "rewards": RewardSettings.current()},
+        status=200,
     )
 
 
@@ -91,6 +103,8 @@ def room(request, code: str):
         return render(request, "rooms/no_room.html", status=404)
     seat = selectors.seat_of(found, request.user)
     if found.status == Room.Status.STARTED and seat is not None and found.match_id:
+        if found.match.status == Match.Status.FINISHED:
+            return redirect("rooms:again", public_id=found.match.public_id)
         return redirect("games:table", public_id=found.match.public_id)
     people = selectors.people_in(found)
     context = {
@@ -106,6 +120,64 @@ def room(request, code: str):
         context["seats_region"] = rendering.room_seats_context(found, people, request.user)
         context["go_region"] = rendering.room_go_context(found, seated=True)
     return render(request, "rooms/room.html", context)
+
+
+@login_required
+def again(request, public_id: str):
+    """After a room's match: play again with the same people (live on the room's socket) or not."""
+    found = Room.objects.select_related("match").filter(match__public_id=public_id).first()
+    if found is None or selectors.seat_of(found, request.user) is None:
+        return render(request, "rooms/no_room.html", status=404)
+    if found.match.status == Match.Status.ACTIVE:
+        return redirect("games:table", public_id=public_id)
+    facts = selectors.play_again_facts(found)
+    context = {
+        "room": found,
+        "summary": rendering.options_summary(found),
+        "seconds": settings.ROOMS_PLAY_AGAIN_S,
+        "unavailable": rendering.again_ended_text(None),
+    }
+    if facts is not None:
+        context["again_region"] = rendering.again_context(
+            found, facts, selectors.people_in(found), request.user, RoomSettings.current().entry_blue_coins
+        )
+        context["go_region"] = rendering.again_go_context(facts, public_id)
+    return render(request, "rooms/again.html", context)
+
+
+@login_required
+@require_POST
+def again_accept(request, public_id: str):
+    here = reverse("rooms:again", kwargs={"public_id": public_id})
+    try:
+        again_service.accept(request.user, public_id, ip=client_ip(request))
+    except RoomRefused as refusal:
+        messages.error(request, refusal_text(refusal))
+    return go(request, here)
+
+
+@login_required
+@require_POST
+def again_decline(request, public_id: str):
+    try:
+        again_service.decline(request.user, public_id)
+    except RoomRefused as refusal:
+        messages.error(request, refusal_text(refusal))
+        return go(request, reverse("rooms:lobby"))
+    return go(request, reverse("rooms:lobby") + "?" + urlencode({"again": public_id}))
+
+
+def _say_how_play_again_ended(request) -> None:
+    """The lobby after "Play again" ended without a match: say why (`?again=<match id>`)."""
+    public_id = str(request.GET.get("again", ""))[:32]
+    if not public_id:
+        return
+    found = Room.objects.select_related("match").filter(match__public_id=public_id).first()
+    if found is None or selectors.seat_of(found, request.user) is None:
+        return
+    text = rendering.again_ended_text(selectors.play_again_facts(found))
+    if text:
+        messages.info(request, text)
 
 
 @login_required
@@ -208,5 +280,6 @@ def refusal_text(refusal: RoomRefused):
 
 
 def client_ip(request) -> str | None:
-    # REMOTE_ADDR only; X-Forwarded-For behind trusted proxies comes with the same-address rule (item 9).
-    return request.META.get("REMOTE_ADDR") or None
+    """The address a seat is taken from (the same-address rule for rank points): the one the match
+    limits and sign-in count, X-Forwarded-For only behind `TRUSTED_PROXY_COUNT` trusted proxies."""
+    return client_address(request) or None
