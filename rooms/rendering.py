@@ -1,4 +1,4 @@
-"""One context function per pushed fragment (lobby list, room seats, play again, where to go) and their renders.
+"""One context function per pushed fragment (lobby list, room seats, play again, where to go, chat) and their renders.
 
 The page places the same fragments the sockets push, so a page plus its pushes equals a fresh page.
 """
@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.models import BotLevel
 
-from .models import PlayAgain, Room, RoomSeat
+from .models import ChatLine, PlayAgain, Room, RoomSeat
 from .selectors import AgainFacts
 
 SEAT_FILTERS = (("2", "2"), ("4t", "4t"), ("4s", "4s"))
@@ -143,6 +143,45 @@ def render_room_regions(seats_context: dict, go_context: dict, *, oob: bool = Fa
     return render_to_string("rooms/_room_seats.html", {**seats_context, "oob": oob}) + render_to_string(
         "rooms/_room_go.html", {**go_context, "oob": oob}
     )
+
+
+def chat_panel_context(room: Room, *, on: bool, lines: list[dict], viewer_id: int) -> dict:
+    """`_chat_panel.html`: the chat of a room's table for one person (or the switch to turn it back on)."""
+    return {
+        "code": room.code,
+        "on": on,
+        "lines": [chat_line_context(line, viewer_id, room.code) for line in lines] if on else [],
+        "phrases": [(phrase.value, phrase.label) for phrase in ChatLine.Phrase],
+        "max_length": ChatLine.MAX_LENGTH,
+    }
+
+
+def chat_line_context(line: dict, viewer_id: int, code: str) -> dict:
+    """`_chat_line.html`: one line as this viewer reads it (a quick phrase in the viewer's language)."""
+    phrase = line["phrase"]
+    return {
+        "id": line["id"],
+        "author": line["author"],
+        "text": str(ChatLine.Phrase(phrase).label) if phrase else line["text"],
+        "phrase": bool(phrase),
+        "at": line["at"],
+        "mine": line["author_id"] == viewer_id,
+        "report_url": reverse("rooms:chat_report", kwargs={"code": code, "line_id": line["id"]}),
+    }
+
+
+def render_chat_panel(context: dict, request) -> str:
+    # With the request: the panel carries the CSRF token its buttons post with.
+    return render_to_string("rooms/_chat_panel.html", {"chat": context}, request=request)
+
+
+def render_chat_lines(lines: list[dict], *, append: bool) -> str:
+    """The chat's list for a socket: the whole list (on connect, so a reconnect starts clean) or lines to add."""
+    return render_to_string("rooms/_chat_lines.html", {"lines": lines, "append": append})
+
+
+def render_chat_removals(line_ids: list[int]) -> str:
+    return "".join(f'<li id="chat-line-{int(pk)}" hx-swap-oob="delete"></li>' for pk in line_ids)
 
 
 def again_context(room: Room, facts: AgainFacts, people: list[RoomSeat], viewer, price: int) -> dict:

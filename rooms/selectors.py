@@ -1,4 +1,4 @@
-"""Reads: the lobby's waiting rooms, one room's people, the home page's list."""
+"""Reads: the lobby's waiting rooms, one room's people, the home page's list, the table chat."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from accounts.models import Profile
 from games.models import Match
 
-from .models import PlayAgain, Room, RoomSeat
+from .models import ChatLine, PlayAgain, Room, RoomSeat
 
 LOBBY_LIMIT = 50
 
@@ -56,6 +57,37 @@ def waiting_room_of(user) -> Room | None:
         .first()
     )
     return None if seat is None else seat.room
+
+
+CHAT_HISTORY = 50
+
+
+def chat_line_payload(line: ChatLine) -> dict:
+    """What every chat socket needs to show a line (pushed as is: the sockets render it without a query)."""
+    return {
+        "id": line.pk,
+        "author_id": line.author_id,
+        "author": line.author.username,
+        "text": line.text,
+        "phrase": line.phrase,
+        "at": line.created_at.isoformat(),
+    }
+
+
+def recent_chat_lines(room: Room, limit: int = CHAT_HISTORY) -> list[dict]:
+    """The room's last `limit` visible lines, oldest first (what a chat shows on connect and reconnect)."""
+    lines = room.chat_lines.filter(hidden=False).select_related("author").order_by("-id")[:limit]
+    return [chat_line_payload(line) for line in reversed(lines)]
+
+
+def table_chat_on(user) -> bool:
+    """Whether the person wants to see the table chat (their profile's switch; on unless they turned it off)."""
+    profile = Profile.objects.filter(user=user).only("table_chat").first()
+    return profile is None or profile.table_chat
+
+
+def room_of_match(public_id: str) -> Room | None:
+    return Room.objects.filter(match__public_id=public_id).first()
 
 
 @dataclass(frozen=True)

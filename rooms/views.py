@@ -16,7 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -24,7 +24,8 @@ from games.models import Match, RewardSettings
 from games.views import client_address
 
 from . import again as again_service
-from . import rendering, selectors, services
+from . import chat, rendering, selectors, services
+from .chat import ChatRefused
 from .forms import CreateRoomForm, LobbyFilterForm, QuickJoinForm, RoomPasswordForm
 from .models import Room, RoomSettings
 from .services import RoomOptions, RoomRefused
@@ -119,6 +120,7 @@ def room(request, code: str):
     if seat is not None:
         context["seats_region"] = rendering.room_seats_context(found, people, request.user)
         context["go_region"] = rendering.room_go_context(found, seated=True)
+        context["chat"] = _chat_context(request.user, found)
     return render(request, "rooms/room.html", context)
 
 
@@ -283,3 +285,74 @@ def client_ip(request) -> str | None:
     """The address a seat is taken from (the same-address rule for rank points): the one the match
     limits and sign-in count, X-Forwarded-For only behind `TRUSTED_PROXY_COUNT` trusted proxies."""
     return client_address(request) or None
+
+
+# --- the table chat: writing, reporting and the switch answer htmx with a fragment -----------------
+
+
+@login_required
+@require_POST
+def chat_say(request, code: str):
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        return render(request, "rooms/no_room.html", status=404)
+    try:
+        chat.say(request.user, room, text=request.POST.get("text", ""), phrase=request.POST.get("phrase", ""))
+    except ChatRefused as refusal:
+        return _chat_answer(request, room, refusal.message)
+    response = _chat_answer(request, room, "")
+    # The browser empties the input only when the line was taken (static/rooms/chat.js).
+    response["HX-Trigger"] = "chat-sent"
+    return response
+
+
+@login_required
+@require_POST
+def chat_report(request, code: str, line_id: int):
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        return render(request, "rooms/no_room.html", status=404)
+    try:
+        chat.report_line(request.user, room, line_id)
+    except ChatRefused as refusal:
+        return _chat_answer(request, room, refusal.message)
+    return _chat_answer(request, room, _("Thank you: the staff will look at this line."))
+
+
+@login_required
+@require_POST
+def chat_switch(request, code: str):
+    room = Room.objects.filter(code=code).first()
+    if room is None or selectors.seat_of(room, request.user) is None:
+        return HttpResponse(_("Only the people at this table can use its chat."), status=403)
+    chat.set_table_chat(request.user, request.POST.get("on") == "1")
+    return HttpResponse(_chat_panel(request, room))
+
+
+@login_required
+def match_chat(request, public_id: str):
+    """The chat panel a room match's table page loads; nothing for other matches or people not at that table."""
+    room = selectors.room_of_match(public_id)
+    if room is None or selectors.seat_of(room, request.user) is None:
+        return HttpResponse(status=204)
+    return HttpResponse(_chat_panel(request, room))
+
+
+def _chat_panel(request, room: Room) -> str:
+    return rendering.render_chat_panel(_chat_context(request.user, room), request)
+
+
+def _chat_context(user, room: Room) -> dict:
+    on = selectors.table_chat_on(user)
+    return rendering.chat_panel_context(
+        room, on=on, lines=selectors.recent_chat_lines(room) if on else [], viewer_id=user.pk
+    )
+
+
+def _chat_answer(request, room: Room, message) -> HttpResponse:
+    """htmx: the message for `#chat-message`; a plain form post: back to the room with the message."""
+    if request.headers.get("HX-Request"):
+        return HttpResponse(escape(message))
+    if message:
+        messages.info(request, message)
+    return redirect("rooms:room", code=room.code)
