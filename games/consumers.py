@@ -39,7 +39,7 @@ from django.utils.translation import gettext as _
 
 from shop.selectors import equipped_deck
 
-from . import db, moves, rendering, selectors, signals, spectators, timers
+from . import db, moves, presence, rendering, selectors, signals, spectators, timers
 from .models import Match
 from .publishing import (
     LAYER_TIMEOUT_S,
@@ -80,6 +80,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     finished = False
     closing = False
     joined: tuple[str, ...] = ()
+    presence_key: str | None = None  # this socket's SocketPresence row (a room's match only)
 
     async def __call__(self, scope, receive, send):
         """Channels' own `AsyncConsumer.__call__`, except that a channel layer that is down does not
@@ -158,13 +159,15 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(rendering.render_message(_("This is not your match."), "not_your_match"))
             await self.close(code=CLOSE_NOT_YOURS)
             return
-        self.match_pk, self.seat, user_pk, self.allow_spectators = found
+        self.match_pk, self.seat, user_pk, self.allow_spectators, tracked = found
         # The whole table's group ("go and look", the spectator count), this seat's own group (the
         # moves, with this seat's view: docs/decisions.md) or the spectators' (the spectator view),
         # and the player's (account deletion).
         own = seat_group(self.match_pk, self.seat) if self.seat is not None else spectator_group(self.match_pk)
         self.groups_to_join = (group_name(self.match_pk), own) + ((player_group(user_pk),) if user_pk else ())
         await self.join_groups()
+        if tracked:
+            await self.arrive()
         if self.seat is None:
             self.watch_id = secrets.token_hex(16)
             await self.count_spectators(spectators.join, user_pk)
@@ -192,15 +195,16 @@ class TableConsumer(AsyncWebsocketConsumer):
                     log.exception("idle check failed for match %s", self.public_id)
 
     def _find_seat(self):
-        """(match pk, seat number or None for a spectator, the account's pk, spectators allowed), or None."""
+        """(match pk, seat number or None: a spectator, account pk, spectators allowed, presence tracked), or None."""
         match = Match.objects.filter(public_id=self.public_id).first()
         if match is None:
             return None
         user = self.scope.get("user")
         seat = seat_for(match, user, self.scope.get("session"))
         if seat is None:
-            return (match.pk, None, user.pk, True) if spectators.may_watch(match, user) else None
-        return match.pk, seat.number, seat.user_id, match.allow_spectators
+            # A spectator holds no seat: presence (games.presence) never tracks them.
+            return (match.pk, None, user.pk, True, False) if spectators.may_watch(match, user) else None
+        return match.pk, seat.number, seat.user_id, match.allow_spectators, presence.tracked(match)
 
     async def count_spectators(self, change, *args) -> None:
         """Add or remove this spectator's row and tell the table the new count (a failure costs only the count)."""
@@ -210,9 +214,33 @@ class TableConsumer(AsyncWebsocketConsumer):
         except Exception as exc:
             log.warning("spectator count of match %s not updated: %r", self.public_id, exc)
 
+    async def arrive(self) -> None:
+        """A room's match: this socket counts its seat as present (games.presence); a person back from
+        away takes their seat back from the robot, and the others see it."""
+        self.presence_key = secrets.token_hex(16)
+        try:
+            match = await db.write(presence.arrive)(self.match_pk, self.seat, self.presence_key)
+        except DatabaseError:
+            # The next heartbeat writes the row; until then the check may count this seat away.
+            log.exception("could not record the socket of seat %s in match %s", self.seat, self.public_id)
+            presence.live_sockets[self.presence_key] = (self.match_pk, self.seat)
+            return
+        if match is not None:
+            try:
+                await publish_move(match)
+            except Exception as exc:  # stored; the other sockets re-read a quiet table
+                log.warning("could not publish version %s of match %s: %r", match.version, self.public_id, exc)
+            timers.schedule_after(match)
+
     async def disconnect(self, code):
         if self.watchdog is not None:
             self.watchdog.cancel()
+        if self.presence_key is not None:
+            presence.live_sockets.pop(self.presence_key, None)
+            try:
+                await db.write(presence.depart)(self.presence_key)
+            except Exception:  # the row goes stale by itself: the seat counts as away a little later
+                log.exception("could not record the closing of a socket in match %s", self.public_id)
         if self.watch_id is not None:
             await self.count_spectators(spectators.leave)
         if self.channel_layer is not None:
@@ -370,6 +398,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 timed_out_version=table.timed_out_version,
                 tournament=self.tournament,
                 room_match=self.room_match,
+                presence=rendering.Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
                 signals=table.signals,
             )
             regions = rendering.render_changed(contexts, self.contexts)

@@ -110,6 +110,14 @@ class Match(models.Model):
     # Each seat's last partner signal: {"<seat>": {"hand": n, "signal": "zap"}}; shown to the partner
     # until hand n ends (games.signals). Server-side: it only ever travels to the partner's seat group.
     signals = models.JSONField(default=dict, blank=True)
+    # Who is at a room's table (games.presence; docs/decisions.md, "Rooms, part 2"). Per person's seat:
+    # `away_since` {"<seat>": POSIX time} while no socket of theirs is alive; `robot_seats`, the seats a
+    # robot plays now (away too long, or left: the clock treats them as AI seats); `left_seats`, the
+    # seats whose person left or stayed away past the grace period (also `Seat.left_at`). On the match
+    # row, like `seat_bots`, so the clock and the pushes need no other row.
+    away_since = models.JSONField(default=dict)
+    robot_seats = models.JSONField(default=list)
+    left_seats = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -183,6 +191,26 @@ class Spectator(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} watching {self.match_id}"
+
+
+class SocketPresence(models.Model):
+    """One live table socket of a room's match: its process refreshes `last_seen` every
+    `GAMES_PRESENCE_HEARTBEAT_S`. A seat is away when none of its rows is fresh (seen within
+    `GAMES_PRESENCE_STALE_S`), so a process that dies leaves rows that go stale by themselves: no
+    process memory decides who is away (games.presence)."""
+
+    key = models.CharField(max_length=32, unique=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sockets")
+    seat = models.PositiveSmallIntegerField()
+    last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("table socket")
+        verbose_name_plural = _("table sockets")
+        indexes = [models.Index(fields=["match", "seat"], name="games_socket_match_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}"
 
 
 class MatchEvent(models.Model):

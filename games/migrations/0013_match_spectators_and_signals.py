@@ -8,7 +8,10 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_stakes_and_annulment'),  # was 0010 before stakes' branch was merged in
+        # Follows both branches it was merged with (stakes' 0012 and presence's 0011, both after 0010):
+        # the lead re-points this at merge.
+        ('games', '0011_presence_and_robots'),
+        ('games', '0012_stakes_and_annulment'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
