@@ -9,11 +9,12 @@ from __future__ import annotations
 import random
 
 from ..state import Action
+from .search import search_bot
 from .simple import easy_bot, random_bot
 from .strategic import hard_bot, medium_bot
 
-BOT_LEVELS = ("random", "easy", "medium", "hard")
-_BOTS = {"random": random_bot, "easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
+_BOTS = {"random": random_bot, "easy": easy_bot, "medium": medium_bot, "hard": hard_bot, "expert": search_bot}
 
 
 def choose_action(level: str, view: dict, rng: random.Random) -> Action:
