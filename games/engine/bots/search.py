@@ -327,13 +327,6 @@ class Search:
             out.append((-1, (SHOWED_FLOOR, SHOWED_MID, SHOWED_WIDTH)))
         return out
 
-    def best_by_value(self):  # for tests and the bench: the candidates and their values
-        skeleton, slots, pool = self._rebuild()
-        candidates = self._candidates(skeleton)
-        per_action = max(MIN_WORLDS, self.budget.playouts // len(candidates))
-        worlds = self._worlds(skeleton, slots, pool, per_action)
-        return candidates, self._evaluate(worlds, candidates)
-
 
 def _pick(candidates, values):
     """The best value; near-ties (within 1e-9: the card cannot change anything in any world) go to a
@@ -452,8 +445,7 @@ def _beats(strength: tuple[int, ...], variant: str, deck: str) -> tuple[float, .
     values = [strength[c] for c in deck_cards(variant, deck)]
     n = len(values)
     return tuple(
-        (sum(1 for v in values if v < s) + 0.5 * sum(1 for v in values if v == s)) / n
-        for s in range(MANILHA_BASE + 4)
+        (sum(1 for v in values if v < s) + 0.5 * sum(1 for v in values if v == s)) / n for s in range(MANILHA_BASE + 4)
     )
 
 
