@@ -4,7 +4,8 @@ import pytest
 from django.urls import reverse
 
 from games import engine
-from games.models import Match, Tournament
+from games.engine.bots import BOT_LEVELS, STYLE_LEVELS
+from games.models import BotLevel, Match, Tournament
 from shop.inventory import equip, grant_item
 from shop.models import Item
 from tests.support.matches import PLAY_FORM
@@ -132,3 +133,15 @@ def test_the_table_uses_the_players_equipped_deck_and_avatar(signed_in_client, u
     html = signed_in_client.get(reverse("games:table", args=[Match.objects.get().public_id])).content.decode()
     assert "card-face--night" in html
     assert night.image_url in html  # the card backs of the other seats
+
+
+def test_the_play_page_offers_the_table_levels_and_no_panel_bot(signed_in_client):
+    # The style bots (issue 15) are measuring opponents for the arena, never a choice at a table.
+    html = signed_in_client.get(reverse("games:play")).content.decode()
+    for level in STYLE_LEVELS:
+        assert f'value="{level}"' not in html
+    assert 'value="hard"' in html
+    assert set(BotLevel.values) <= set(BOT_LEVELS)
+    response = signed_in_client.post(reverse("games:play"), {**FORM, "bot_level": "maniac"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Select a valid choice" in response.content.decode()
+    assert not Match.objects.exists()
