@@ -187,7 +187,8 @@ def test_arena_panel_prints_one_table_of_the_bot_against_every_panel_bot(capsys)
     cell = r"\d+\.\d \(\d+\.\d-\d+\.\d\)"
     for row in rows:
         assert re.fullmatch(rf"\| \w+ \| {cell} \| {cell} \| {cell} \| {cell} \|", row), row
-    assert re.match(r"time: [\d.]+ s, 64 matches, [\d,]+ matches/s, 2 worker process\(es\)$", lines[-1])
+    total = 2 * 4 * len(PANEL_LEVELS)  # 2 matches a line, four tables
+    assert re.match(rf"time: [\d.]+ s, {total} matches, [\d,]+ matches/s, 2 worker process\(es\)$", lines[-1])
 
 
 def test_the_panel_holds_the_styles_and_every_table_level_but_the_play_page_offers_table_levels_only():
