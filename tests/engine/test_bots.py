@@ -328,7 +328,7 @@ def _double_round_view(level_hand=("3C", "4D"), other=("2H", "5S")):
     return seat_view(state, 0)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 def test_bots_play_the_stronger_card_face_up_in_the_double_round(level):
     view = _double_round_view()
     assert view["double_round"]

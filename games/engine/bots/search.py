@@ -105,9 +105,14 @@ class Search:
             # The rebuilt hand must offer exactly the view's actions; if it ever does not, the
             # view is the authority (and the search still compares only legal actions).
             actions = [Action.from_dict(a) for a in self.view["legal_actions"]]
+        st = state.strength
+        if any(a.hidden is not None for a in actions):
+            # Online Mineiro's double play: the stronger card face up is never worse (the face-up
+            # cards decide unless they tie, and a lower face-up card can lose its value), so the
+            # other order is not worth a playout.
+            actions = [a for a in actions if a.hidden is None or st[CARD_INDEX[a.card]] >= st[CARD_INDEX[a.hidden]]]
         downs = [a for a in actions if a.kind == "play" and a.face_down]
         if downs:
-            st = state.strength
             weakest = min(downs, key=lambda a: st[CARD_INDEX[a.card]])
             actions = [a for a in actions if not (a.kind == "play" and a.face_down) or a is weakest]
         return actions
