@@ -3,12 +3,10 @@
 from django.db import migrations, models
 
 
-# Numbered 0012 as assigned (0011 is another part's); it depends on 0010 until that lands, then the
-# merge re-points it at 0011 (issue 15, docs/decisions.md "AI: search bot").
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_seat_left_and_address_room_rewards'),
+        ('games', '0011_presence_and_robots'),
     ]
 
     operations = [
