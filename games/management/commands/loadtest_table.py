@@ -178,6 +178,12 @@ class LoadRun:
     def refused_as_expected(self, player: Player) -> None:
         self.report.raced += 1
 
+    async def arrive(self, player: Player) -> None:
+        """Before the player's first connection (all at once here: a burst)."""
+
+    async def seated(self, player: Player) -> None:
+        """After each connection's snapshot, before the player's first move on it."""
+
     def match_over(self, player: Player) -> None:
         self.report.matches_finished += 1
 
@@ -202,6 +208,7 @@ class LoadRun:
         return self.report
 
     async def play(self, player: Player) -> None:
+        await self.arrive(player)
         while not self.time_up():
             outcome = await self.one_connection(player)
             if outcome == "stop":
@@ -259,6 +266,7 @@ class LoadRun:
             self.count(error)
             return "stop" if error == "not_your_match" else "reconnect"
         self.report.connects.append(time.perf_counter() - opened)
+        await self.seated(player)
         waiting_since: float | None = None
         designed = 0.0  # the AI's designed delays (games.clock.ai_delay) of the moves waited for
         while True:

@@ -49,6 +49,8 @@ class Table:
     # (match public id, version acted on) -> (when it was sent, positions of the seats that saw a newer version)
     pending: dict = field(default_factory=dict)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connected: set = field(default_factory=set)  # positions whose socket has had its first snapshot
+    all_seated: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class RoomFleet(Fleet):
@@ -89,25 +91,47 @@ class RoomFleet(Fleet):
 class RoomRun(LoadRun):
     times_the_ai = False  # no AI at these tables: the turn waits are the other people's thinking
 
-    def __init__(self, players: list[Player], fleet: RoomFleet, **kwargs):
+    def __init__(self, players: list[Player], fleet: RoomFleet, *, ramp_s: float, **kwargs):
         super().__init__(players, fleet, one_match=False, **kwargs)
+        self.ramp_s = ramp_s
         self.seat_of = {p.index: (t, n) for t in fleet.tables for n, p in enumerate(t.players)}
         self.counted: set[str] = set()
         self.last_move: dict[int, tuple] = {}  # player index -> its last move's key in `Table.pending`
 
     expected_refusals = frozenset({"stale"})
 
+    async def arrive(self, player: Player) -> None:
+        """The tables sit down one after another over `--ramp-seconds`, not in one burst of sockets."""
+        table, _ = self.seat_of[player.index]
+        tables = len(self.fleet.tables)
+        await asyncio.sleep(self.ramp_s * self.fleet.tables.index(table) / tables)
+
+    async def seated(self, player: Player) -> None:
+        """Nobody at a table moves before all four are at their sockets (as a room's match starts with
+        everyone in it): otherwise a seat still connecting would count as a slow update."""
+        table, position = self.seat_of[player.index]
+        table.connected.add(position)
+        if len(table.connected) == len(table.players):
+            table.all_seated.set()
+        try:
+            await asyncio.wait_for(table.all_seated.wait(), max(self.remaining(), 0.01))
+        except TimeoutError:
+            pass
+
     def refused_as_expected(self, player: Player) -> None:
         super().refused_as_expected(player)
         table, _ = self.seat_of[player.index]
         table.pending.pop(self.last_move.get(player.index), None)  # the partner's answer was the move
 
-    def acting(self, player: Player, acted_on: int, sent: float) -> None:
-        table, _ = self.seat_of[player.index]
+    def forget_late(self, table: Table, now: float) -> None:
         for key, (when, _seen) in list(table.pending.items()):
-            if sent - when > ACTION_TIMEOUT_S:  # a seat never saw this move: counted, then forgotten
+            if now - when > ACTION_TIMEOUT_S:  # a seat did not see this move in time: counted, then forgotten
                 self.count("seat_not_updated")
                 del table.pending[key]
+
+    def acting(self, player: Player, acted_on: int, sent: float) -> None:
+        table, _ = self.seat_of[player.index]
+        self.forget_late(table, sent)
         key = self.last_move[player.index] = (player.match_public_id, acted_on)
         table.pending[key] = (sent, set())
 
@@ -118,6 +142,7 @@ class RoomRun(LoadRun):
             return
         table, position = self.seat_of[player.index]
         now = time.perf_counter()
+        self.forget_late(table, now)
         for key, (sent, seen) in list(table.pending.items()):
             public_id, acted_on = key
             if public_id != player.match_public_id or version <= acted_on:
@@ -157,6 +182,12 @@ class Command(loadtest_table.Command):
         )
         parser.add_argument("--variant", choices=engine.rules.VARIANTS, default="paulista")
         parser.add_argument("--think-ms", type=int, default=1000, help="pause before each move (default 1000)")
+        parser.add_argument(
+            "--ramp-seconds",
+            type=float,
+            default=10,
+            help="the tables connect one after another over this long, within --seconds (default 10)",
+        )
         parser.add_argument("--seed", type=int, default=None, help="fixes the players' choices (not the deals)")
         parser.add_argument("--keep", action="store_true", help="keep the run's rooms, accounts and matches")
         parser.add_argument(
@@ -186,4 +217,11 @@ class Command(loadtest_table.Command):
         return RoomFleet(run_id=secrets.token_hex(3), rules=rules, seed=options["seed"])
 
     def make_run(self, players, fleet, options, report) -> RoomRun:
-        return RoomRun(players, fleet, seconds=options["seconds"], think_ms=options["think_ms"], report=report)
+        return RoomRun(
+            players,
+            fleet,
+            seconds=options["seconds"],
+            think_ms=options["think_ms"],
+            ramp_s=options["ramp_seconds"],
+            report=report,
+        )
