@@ -66,42 +66,46 @@ class Seat:
         )
 
     def play(self, until: float, move_to=None) -> None:
-        ws = self.open(self.server)
         try:
-            while time.monotonic() < until and not self.view.finished:
-                try:
-                    frame = ws.recv(timeout=0.5)
-                except TimeoutError:
-                    continue
-                except ConnectionClosed:
-                    return
-                regions = self.view.apply(frame)
-                error = frame_error(regions)
-                if error and error != "stale":  # stale: the partner answered the same question first
-                    self.errors.append(error)
-                if move_to is not None and (self.view.version or 0) >= RECONNECT_AT:
-                    ws.close()
-                    ws = self.reconnect(move_to)
-                    move_to = None
-                    continue
-                actions = self.view.legal_actions()
-                if actions:
-                    action = self.rng.choice([a for a in actions if a["do"] in ("play", "accept")] or actions)
-                    self.moves.append(action["v"])
-                    ws.send(json.dumps(action))
+            with self.open(self.server) as ws:
+                moving = self.take_turns(ws, until, leave_at=RECONNECT_AT if move_to is not None else None)
+            if moving:
+                before = Match.objects.get(pk=self.match.pk).version
+                with self.open(move_to) as ws:
+                    self.back_on(ws, before)
+                    self.take_turns(ws, until)
         finally:
-            ws.close()
             connections.close_all()
 
-    def reconnect(self, server):
+    def take_turns(self, ws, until: float, leave_at: int | None = None) -> bool:
+        """Play whatever is offered until the match ends or the time is up; True when it is time to leave
+        (the table has reached version `leave_at`)."""
+        while time.monotonic() < until and not self.view.finished:
+            try:
+                frame = ws.recv(timeout=0.5)
+            except TimeoutError:
+                continue
+            except ConnectionClosed:
+                return False
+            regions = self.view.apply(frame)
+            error = frame_error(regions)
+            if error and error != "stale":  # stale: the partner answered the same question first
+                self.errors.append(error)
+            if leave_at is not None and (self.view.version or 0) >= leave_at:
+                return True
+            actions = self.view.legal_actions()
+            if actions:
+                action = self.rng.choice([a for a in actions if a["do"] in ("play", "accept")] or actions)
+                self.moves.append(action["v"])
+                ws.send(json.dumps(action))
+        return False
+
+    def back_on(self, ws, before: int) -> None:
         """A new tab on the other process: its first frame is the whole table at the version stored now."""
-        before = Match.objects.get(pk=self.match.pk).version
-        ws = self.open(server)
         self.view = TableView()
         snapshot = self.view.apply(ws.recv(timeout=10))
         after = Match.objects.get(pk=self.match.pk).version
         self.reconnected = {"before": before, "snapshot": frame_version(snapshot), "after": after}
-        return ws
 
 
 def test_a_room_of_four_plays_across_two_processes_and_a_player_reconnects_to_the_other(two_servers, make_user):
