@@ -1,6 +1,5 @@
 """The embedded default's channel layer: Channels' in-memory layer whose expiry sweep runs at most once a second."""
 
-
 import pytest
 
 from truco_site import layers
