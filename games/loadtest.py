@@ -195,6 +195,7 @@ class Report:
     # People playing each other (`manage.py loadtest_rooms`): action → the last of the table's seats
     # updated, seconds; empty against the AI (there the acting seat is the only person).
     all_seats_latencies: list[float] = field(default_factory=list)
+    people_only: bool = False  # tables of people playing each other (no AI seats)
     frames_received: int = 0  # every frame every player's socket received
     # Partners answering one question (a raise, a hand of eleven) at once: the second is refused as
     # stale by design and sees the table as it is; not an error.
@@ -294,7 +295,7 @@ def format_report(report: Report) -> str:
             f"all seats ms       p50 {_ms(every['p50'])}  p95 {_ms(every['p95'])}  p99 {_ms(every['p99'])}  "
             f"max {_ms(every['max'])}  (action → every seat of the table updated, n={every['count']})"
         ]
-        if every["count"]
+        if report.people_only
         else []
     )
     turn_lines = [
@@ -303,7 +304,7 @@ def format_report(report: Report) -> str:
         f"turn wait − design p50 {_ms(over['p50'])}  p95 {_ms(over['p95'])}  "
         f"(the same waits minus the designed delays of the AI moves in them)",
     ]
-    if every["count"]:  # people against people: no AI to wait for, and questions answered at once
+    if report.people_only:  # no AI to wait for, and partners may answer one question at once
         turn_lines = [f"answers raced      {d['raced']}  (partners answered one question at once; one refused: stale)"]
     return "\n".join(
         [

@@ -169,6 +169,7 @@ def test_the_report_lists_every_figure():
 
 def test_people_playing_each_other_are_reported_to_every_seat_beside_the_floor():
     report = Report(players=8, seconds=1, elapsed=2.0, urls=["http://127.0.0.1:8000"], latencies=[0.01])
+    report.people_only = True
     report.all_seats_latencies = [0.02, 0.04]
     report.frames_received, report.raced = 50, 3
     report.floor_latencies = [0.01, 0.01]

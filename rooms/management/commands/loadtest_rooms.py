@@ -217,6 +217,7 @@ class Command(loadtest_table.Command):
         return RoomFleet(run_id=secrets.token_hex(3), rules=rules, seed=options["seed"])
 
     def make_run(self, players, fleet, options, report) -> RoomRun:
+        report.people_only = True
         return RoomRun(
             players,
             fleet,
