@@ -98,7 +98,8 @@ class RoomRun(LoadRun):
         self.counted: set[str] = set()
         self.last_move: dict[int, tuple] = {}  # player index -> its last move's key in `Table.pending`
 
-    expected_refusals = frozenset({"stale"})
+    # stale: the partner answered the same question first; match_over: the partner made the last move
+    expected_refusals = frozenset({"stale", "match_over"})
 
     async def arrive(self, player: Player) -> None:
         """The tables sit down one after another over `--ramp-seconds`, not in one burst of sockets."""
