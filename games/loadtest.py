@@ -305,7 +305,7 @@ def format_report(report: Report) -> str:
         f"(the same waits minus the designed delays of the AI moves in them)",
     ]
     if report.people_only:  # no AI to wait for, and partners may answer one question at once
-        turn_lines = [f"answers raced      {d['raced']}  (partners answered one question at once; one refused: stale)"]
+        turn_lines = [f"answers raced      {d['raced']}  (partners acted at once; the later move refused, by design)"]
     return "\n".join(
         [
             f"players            {report.players}  ({', '.join(report.urls)})",
