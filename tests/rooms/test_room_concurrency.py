@@ -85,5 +85,6 @@ def test_quick_joins_racing_people_leaving_charge_and_refund_each_seat_exactly_o
     for p in leavers + newcomers:
         mine = RoomSeat.objects.filter(user=p)
         assert blue(p) == 3 - mine.filter(left_at__isnull=True).count()
-        assert LedgerEntry.objects.filter(reason="room_entry", wallet__user=p).count() == mine.count()
-        assert LedgerEntry.objects.filter(reason="room_refund", wallet__user=p).count() == mine.exclude(left_at=None).count()
+        lines = LedgerEntry.objects.filter(wallet__user=p)
+        assert lines.filter(reason="room_entry").count() == mine.count()
+        assert lines.filter(reason="room_refund").count() == mine.exclude(left_at=None).count()
