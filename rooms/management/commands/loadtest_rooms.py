@@ -82,6 +82,8 @@ class RoomFleet(Fleet):
         room.refresh_from_db()
         table.public_id, table.match_pk = room.match.public_id, room.match_id
         table.pending.clear()
+        table.connected.clear()  # the new match starts when all four have its snapshot too
+        table.all_seated.clear()
 
     def cleanup(self) -> tuple[int, int]:
         Room.objects.filter(room_seats__user__username__startswith=f"{self.prefix}{self.run_id}-").delete()
