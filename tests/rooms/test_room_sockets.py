@@ -9,8 +9,10 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from games import engine
-from rooms import publishing, services
+from rooms import again, publishing, services
 from rooms.consumers import CLOSE_NOT_IN_ROOM
+from rooms.models import PlayAgain
+from tests.support.matches import win_match_for
 from tests.support.rooms import cards_shown, hidden_at_the_deal, options
 from truco_site.asgi import application
 
@@ -208,3 +210,45 @@ async def test_at_the_room_table_each_person_sees_only_their_own_cards(person):
         assert len(hidden_at_the_deal(state, mine)) >= 9  # three other hands at least
         assert not shown & hidden_at_the_deal(state, mine)
         await comm.disconnect()
+
+
+async def test_play_again_is_pushed_to_everyone_and_the_last_yes_sends_them_to_the_new_table(person):
+    ana, bia = await call(person, "Ana"), await call(person, "Bia")
+    room = await call(services.create_room, ana, options())
+    await call(services.join_room, bia, room.code)
+    await room.arefresh_from_db()
+    match = await call(lambda: room.match)
+    await call(win_match_for, match, side=1)
+    a = await connect(f"/ws/room/{room.code}/", ana)
+    b = await connect(f"/ws/room/{room.code}/", bia)
+    first = await next_frame(a)
+    assert 'id="room-again"' in first and "0 of 2 said yes." in first and "data-room-go" not in first
+    await next_frame(b)
+    await call(again.accept, bia, match.public_id)
+    frame = await next_frame(a)
+    assert 'data-again-person="Bia" data-again-answer="yes"' in frame and "1 of 2 said yes." in frame
+    assert 'data-action="accept-play-again"' in frame  # Ana has not answered
+    assert 'data-action="accept-play-again"' not in await next_frame(b)  # Bia has
+    await call(again.accept, ana, match.public_id)
+    new = await call(lambda: PlayAgain.objects.select_related("new_room__match").get().new_room.match)
+    for comm in (a, b):
+        frame = await next_frame(comm)
+        assert f'href="/play/m/{new.public_id}/" data-room-go>Everyone said yes' in frame
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_a_no_sends_everyone_to_the_lobby_with_the_reason(person):
+    ana, bia = await call(person, "Ana"), await call(person, "Bia")
+    room = await call(services.create_room, ana, options())
+    await call(services.join_room, bia, room.code)
+    await room.arefresh_from_db()
+    match = await call(lambda: room.match)
+    await call(win_match_for, match, side=0)
+    a = await connect(f"/ws/room/{room.code}/", ana)
+    await next_frame(a)
+    await call(again.decline, bia, match.public_id)
+    frame = await next_frame(a)
+    assert "Bia chose not to play again." in frame
+    assert f'href="/rooms/?again={match.public_id}" data-room-go>' in frame
+    await a.disconnect()
