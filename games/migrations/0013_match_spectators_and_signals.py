@@ -8,9 +8,10 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        # Follows both branches it was merged with (stakes' 0012 and presence's 0011, both after 0010):
-        # the lead re-points this at merge.
+        # Follows every branch it was merged with (stakes' 0012, the AI's 0012, presence's 0011): the lead
+        # re-points this at merge.
         ('games', '0011_presence_and_robots'),
+        ('games', '0012_botlevel_expert'),
         ('games', '0012_stakes_and_annulment'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
