@@ -70,6 +70,12 @@ LOADTEST_ARGS ?=
 loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real sockets, beside the floor; needs `BENCH_ROUTES=1 make run` in another terminal (same DATABASE_URL)
 	$(PY) manage.py loadtest_table --players $(PLAYERS) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
 
+BOT     ?= hard
+MATCHES ?= 4000
+SEED    ?= 1
+arena: venv ## BOT=hard MATCHES=4000 [SEED=1] BOT against the whole style panel at the four tables, one table with 95% intervals (both cores)
+	$(PY) -m games.engine.arena --panel $(BOT) --matches $(MATCHES) --seed $(SEED)
+
 bench-render: venv ## what one table socket spends per update: database + every fragment (before) vs the published move's changed fragments
 	$(PY) manage.py bench_table_render
 
