@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
@@ -110,6 +110,9 @@ class DueDecision:
     level: str
     view: dict
     seed: str
+    # The engine state the view was read from: at the same version the stored one is the same, so
+    # storing needs neither to read nor to parse it again. Stays in this process (never pickled).
+    state: engine.MatchState = field(repr=False, compare=False)
 
 
 class TableMovedOn(Exception):
@@ -156,6 +159,7 @@ def due_decision(match_pk: int, now=None, *, version: int | None = None) -> DueD
         level=level,
         view=view,
         seed=f"{match.pk}:{match.version}:{seat}",
+        state=state,
     )
 
 
@@ -171,13 +175,14 @@ def apply_due_decision(decision: DueDecision, action: engine.Action, now=None) -
         match = (
             Match.objects.select_for_update(skip_locked=True)
             .filter(pk=decision.match_pk, status=Match.Status.ACTIVE)
+            .defer("state")
             .first()
         )
         if match is None:
             return None
         if match.version != decision.version:
             raise TableMovedOn(decision.match_pk)
-        state = engine.from_json(match.state)
+        state = decision.state  # the version is the one read: so is the state
         new_state, events = engine.apply(state, decision.seat, action)
         if not decision.due_is_bot:
             # A person let the clock run out (the table or their bot partner acts for them).
