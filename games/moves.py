@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.engine.bots import choose_action, decide
 
+from . import presence
 from .clock import schedule_next_turn
 from .models import DealtCards, Match, MatchEvent, Seat
 from .rewards import settle_finished_match
@@ -43,6 +44,9 @@ STORED_FIELDS = [
     "timed_out_seat",
     "timed_out_version",
     "missed_turns",
+    "away_since",
+    "robot_seats",
+    "left_seats",
     "updated_at",
 ]
 
@@ -74,6 +78,13 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
             raise ActionRefused("not_found", _("This match does not exist."))
         if match.status != Match.Status.ACTIVE:
             raise ActionRefused("match_over", _("This match is over."))
+        # A room's seat a robot plays: its person left, or is away (their socket gives it back).
+        if seat_number in match.left_seats:
+            raise ActionRefused("left", _("You left this match: a robot is playing your seat to the end."))
+        if seat_number in match.robot_seats:
+            raise ActionRefused(
+                "robot_playing", _("A robot is playing your seat while you were away: it is yours again in a moment.")
+            )
         if version != match.version:
             raise ActionRefused("stale", _("The table changed before your move arrived; it has been refreshed."))
         state = engine.from_json(match.state)
@@ -105,8 +116,8 @@ class DueDecision:
     version: int
     seat: int  # the seat that acts
     due: int  # the seat whose deadline passed (a person's, when a bot partner answers for them)
-    due_is_bot: bool
-    actor: str  # "bot" or "clock"
+    due_is_machine: bool  # the due seat is a bot's or a robot's (not a person's clock running out)
+    actor: str  # "bot", "robot" or "clock"
     level: str
     view: dict
     seed: str
@@ -129,7 +140,7 @@ def due_decision(match_pk: int, now=None, *, version: int | None = None) -> DueD
     due = Match.objects.filter(pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now)
     if version is not None:
         due = due.filter(version=version)
-    match = due.only("pk", "version", "state", "seat_bots", "deadline_seat").first()
+    match = due.only("pk", "version", "state", "seat_bots", "robot_seats", "deadline_seat").first()
     if match is None:
         return None
     bots = match.seat_bots
@@ -138,14 +149,20 @@ def due_decision(match_pk: int, now=None, *, version: int | None = None) -> DueD
     if not acting:
         return None
     due_seat = match.deadline_seat if match.deadline_seat in acting else acting[0]
-    bot_partners = [s for s in acting if bots[s]]
-    if bots[due_seat]:
-        seat, level, actor = due_seat, bots[due_seat], "bot"
-    elif bot_partners:
-        # The human partner let the clock run out: the bot partner answers for the side.
-        seat, level, actor = bot_partners[0], bots[bot_partners[0]], "bot"
+    # A bot's seat plays at its level; a robot (a room's person away or gone) at GAMES_ROBOT_LEVEL.
+    robots = set(match.robot_seats)
+    machines = {s: bots[s] or settings.GAMES_ROBOT_LEVEL for s in acting if bots[s] or s in robots}
+    if due_seat in machines:
+        seat = due_seat
+    elif machines:
+        # The human partner let the clock run out: the bot (or robot) partner answers for the side.
+        seat = next(s for s in acting if s in machines)
     else:
-        seat, level, actor = due_seat, AUTOPLAY_LEVEL, "clock"
+        seat = due_seat
+    if seat in machines:
+        level, actor = machines[seat], "bot" if bots[seat] else "robot"
+    else:
+        level, actor = AUTOPLAY_LEVEL, "clock"
     view = engine.seat_view(state, seat)
     if actor == "clock":
         view = clock_view(view)
@@ -154,7 +171,7 @@ def due_decision(match_pk: int, now=None, *, version: int | None = None) -> DueD
         version=match.version,
         seat=seat,
         due=due_seat,
-        due_is_bot=bool(bots[due_seat]),
+        due_is_machine=due_seat in machines,
         actor=actor,
         level=level,
         view=view,
@@ -184,12 +201,17 @@ def apply_due_decision(decision: DueDecision, action: engine.Action, now=None) -
             raise TableMovedOn(decision.match_pk)
         state = decision.state  # the version is the one read: so is the state
         new_state, events = engine.apply(state, decision.seat, action)
-        if not decision.due_is_bot:
+        if not decision.due_is_machine:
             # A person let the clock run out (the table or their bot partner acts for them).
             match.missed_turns += 1
             if match.missed_turns >= settings.GAMES_ABANDON_AFTER_MISSED_TURNS:
-                abandon_match(match, decision.due, reason="missed_turns", now=now)
-                return match
+                if not presence.tracked(match):
+                    abandon_match(match, decision.due, reason="missed_turns", now=now)
+                    return match
+                # A room's match goes on for the others: the person has left, a robot plays for them
+                # from the next turn (docs/decisions.md, "Rooms, part 2").
+                presence.mark_left(match, decision.due, now, reason="missed_turns")
+                match.missed_turns = 0
         if decision.actor == "clock":
             events = [{"type": "clock_ran_out", "seat": decision.seat}, *events]
             match.timed_out_seat, match.timed_out_version = decision.seat, match.version + 1

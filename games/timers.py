@@ -1,11 +1,12 @@
 """The clock on the event loop: the process that stored a move wakes up at the next deadline and makes the due move.
 
 The deadline stored on the match row stays the truth (`games.clock`); a timer is only this
-process's reminder of it. When it fires it asks the move service for the due move *at the
-version it was set for* (`moves.play_due_seat(..., version=v)`), under the row lock: a timer in
-another process, the sweeper, or the person's own move may have moved the match on, and then
-the timer does nothing. So two processes never act twice on one match. A process that dies
-takes its timers with it; the sweeper (`games.sweeper`, a slow poll) picks those matches up.
+process's reminder of it. When it fires it makes the due move *at the version it was set for*
+(`thinking.play_due(..., version=v)`: decided off the database thread, stored under the row lock
+with the version check): a timer in another process, the sweeper, or the person's own move may
+have moved the match on, and then the timer does nothing. So two processes never act twice on
+one match. A process that dies takes its timers with it; the sweeper (`games.sweeper`, a slow
+poll) picks those matches up.
 
 One timer per match per process: a newer version replaces the older timer. Timers that fire
 together each make their move in their own task (`games.thinking`): the bots think at once, off
