@@ -7,7 +7,7 @@ PORT   ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest bench-render rebuild-stats seed-leaderboards bench-leaderboards clean
+.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest loadtest-rooms bench-render bench-layer rebuild-stats seed-leaderboards bench-leaderboards clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -75,6 +75,13 @@ MATCHES ?= 4000
 SEED    ?= 1
 arena: venv ## BOT=hard MATCHES=4000 [SEED=1] BOT against the whole style panel at the four tables, one table with 95% intervals (both cores)
 	$(PY) -m games.engine.arena --panel $(BOT) --matches $(MATCHES) --seed $(SEED)
+
+TABLES ?= 50
+loadtest-rooms: venv ## TABLES=50 SECONDS=30 [URL=..,..] rooms of four people playing each other (action → all four seats updated), beside the floor; needs `BENCH_ROUTES=1 make run`
+	$(PY) manage.py loadtest_rooms --tables $(TABLES) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
+
+bench-layer: venv ## the in-memory channel layer's cost per message at 40/200/400 sockets, Channels' stock sweep vs the throttled one
+	$(PY) manage.py bench_channel_layer
 
 bench-render: venv ## what one table socket spends per update: database + every fragment (before) vs the published move's changed fragments
 	$(PY) manage.py bench_table_render

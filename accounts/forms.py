@@ -81,6 +81,11 @@ class ProfileForm(forms.Form):
         help_text=_("When off, you appear on no public leaderboard and your public profile shows no statistics."),
         required=False,
     )
+    table_chat = forms.BooleanField(
+        label=_("Show the table chat"),
+        help_text=_("When off, you see no chat at room tables and cannot write in it."),
+        required=False,
+    )
 
     def __init__(self, *args, user: User, **kwargs):
         self.user = user

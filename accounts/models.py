@@ -89,6 +89,12 @@ class Profile(models.Model):
         default=True,
         help_text=_("When off, you appear on no public leaderboard and your public profile shows no statistics."),
     )
+    # Off: the table's chat shows nothing to this person (they may still play; issue 12).
+    table_chat = models.BooleanField(
+        _("show the table chat"),
+        default=True,
+        help_text=_("When off, you see no chat at room tables and cannot write in it."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

@@ -15,7 +15,9 @@ from .models import Profile, User
 from .signals import account_deleting, personal_data_requested
 
 
-def update_profile(user: User, *, display_name: str, country: str, public_stats: bool | None = None) -> None:
+def update_profile(
+    user: User, *, display_name: str, country: str, public_stats: bool | None = None, table_chat: bool | None = None
+) -> None:
     """Save a new display name and country together (validation is the form's job).
 
     Raises ValidationError, changing nothing, if someone took the name (or a look-alike) since the form
@@ -33,6 +35,9 @@ def update_profile(user: User, *, display_name: str, country: str, public_stats:
             if public_stats is not None:
                 profile.public_stats = public_stats
                 fields.append("public_stats")
+            if table_chat is not None:
+                profile.table_chat = table_chat
+                fields.append("table_chat")
             profile.save(update_fields=fields)
     except IntegrityError as exc:
         user.username = previous
@@ -62,6 +67,7 @@ def export_personal_data(user: User) -> dict[str, Any]:
             "country_name": str(profile.country.name) if profile.country else "",
             "avatar": profile.avatar,
             "public_stats": profile.public_stats,
+            "table_chat": profile.table_chat,
             "created_at": _iso(profile.created_at),
             "updated_at": _iso(profile.updated_at),
         },

@@ -26,6 +26,7 @@ def profile_edit(request):
         "display_name": request.user.username,
         "country": profile.country.code or "",
         "public_stats": profile.public_stats,
+        "table_chat": profile.table_chat,
     }
     form = ProfileForm(request.POST or None, initial=initial, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -35,6 +36,7 @@ def profile_edit(request):
                 display_name=form.cleaned_data["display_name"],
                 country=form.cleaned_data["country"] or "",
                 public_stats=form.cleaned_data["public_stats"],
+                table_chat=form.cleaned_data["table_chat"],
             )
         except ValidationError as taken:
             form.add_error("display_name", taken)

@@ -89,6 +89,23 @@ class RewardSettingsAdmin(admin.ModelAdmin):
         "single_loss_rank_points",
         "tournament_win_coins",
         "tournament_win_rank_points",
+        "room_win_coins",
+        "room_win_rank_points",
+        "room_loss_coins",
+        "room_loss_rank_points",
+    )
+    # The room amounts beside the others: competitive rooms only; nothing when a player left, no rank
+    # points when two people at the table share an address (games.selectors.reward_note).
+    fieldsets = (
+        (
+            _("Single match against the AI"),
+            {"fields": ("single_win_coins", "single_win_rank_points", "single_loss_coins", "single_loss_rank_points")},
+        ),
+        (_("Tournament final"), {"fields": ("tournament_win_coins", "tournament_win_rank_points")}),
+        (
+            _("Competitive room (people)"),
+            {"fields": ("room_win_coins", "room_win_rank_points", "room_loss_coins", "room_loss_rank_points")},
+        ),
     )
 
     def has_add_permission(self, request):

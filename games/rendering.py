@@ -245,12 +245,15 @@ def status_context(
     room_match: bool = False,
     achievements: list[dict] | None = None,
     presence: Presence = NOBODY_AWAY,
+    reward_note: str = "",
+    again_url: str = "",
 ) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result,
     the robots playing for people away or gone (a room's match).
 
-    A room's match ends with the way back to the rooms (playing again with the same people is issue
-    11 item 10), not the Play page against the AI.
+    A room's match ends with "Play again" with the same people (`again_url`, the rooms app's page) and
+    the way back to the rooms, not the Play page against the AI. `reward_note` says why a result
+    pays less than the table says (selectors.reward_note).
 
     `rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
     (a guest, who is offered to sign up instead). A tournament stage's result says what comes next
@@ -270,6 +273,8 @@ def status_context(
         }
         if rewards is not None:
             result["coins"], result["rank_points"] = rewards
+            # Why it pays less than the table says (selectors.reward_note): the page says the truth.
+            result["note"] = reward_note
         result["tournament"] = (
             _tournament_result(tournament_stage, prize, won) if tournament_stage is not None and not abandoned else None
         )
@@ -300,6 +305,7 @@ def status_context(
         # Only the result links there (reverse() on every render cost a share of each update).
         "play_again_url": (reverse("rooms:lobby") if room_match else reverse("games:play")) if result else None,
         "room_match": room_match,
+        "again_url": again_url if result else "",
         "tournament_url": _tournament_url(tournament_public_id),
         # "Robot playing for NAME" (seed 002): the others see who stands in for whom; the viewer who left
         # is told their seat is the robot's now.
@@ -359,8 +365,11 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
     me = view["seat"]
     rewards, prize = None, None
     achievements = None
+    note = ""
     if view["match_over"] and me is not None and seats[me].has_account:
-        rewards = selectors.reward_amounts(match, match.won_by(me))
+        table = selectors.seats_at(match)
+        rewards = selectors.reward_amounts(match, match.won_by(me), seats=table)
+        note = selectors.reward_note(match, table)
         achievements = earned_in(seats[me].user_id, f"match:{match.public_id}")
     if view["match_over"] and match.tournament_stage is not None:
         settings = selectors.reward_settings()
@@ -380,7 +389,19 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         achievements=achievements,
         room_match=match.kind == Match.Kind.ROOM,
         presence=Presence.of(match),
+        reward_note=note,
+        again_url=_again_url(match, me),
     )
+
+
+def _again_url(match: Match, me: int | None) -> str:
+    """A finished room match offers its people to play again together (the rooms app's page), unless
+    someone left it: then they are not "the same people" any more."""
+    if match.kind != Match.Kind.ROOM or match.status != Match.Status.FINISHED or me is None:
+        return ""
+    if any(seat.left_at is not None for seat in selectors.seats_at(match)):
+        return ""
+    return reverse("rooms:again", kwargs={"public_id": match.public_id})
 
 
 def tournament_facts(match: Match) -> tuple[int | None, str | None]:
@@ -404,6 +425,8 @@ def contexts_for(
     achievements: list[dict] | None = None,
     room_match: bool = False,
     presence: Presence = NOBODY_AWAY,
+    reward_note: str = "",
+    again_url: str = "",
 ) -> dict[str, dict]:
     """Every pushed fragment's context from plain values: what a socket renders a published move from
     (`games.publishing.TableUpdate`), with no database at hand. What a result pays (`rewards`,
@@ -430,6 +453,8 @@ def contexts_for(
             tournament_stage=tournament_stage,
             prize=prize,
             room_match=room_match,
+            reward_note=reward_note,
+            again_url=again_url,
             achievements=achievements,
             presence=presence,
         ),

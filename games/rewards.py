@@ -13,8 +13,9 @@ from .selectors import reward_amounts
 from .tournaments import advance_after
 
 
-def credit_seat(match: Match, seat: Seat, won: bool) -> tuple[int, int]:
-    coins, points = reward_amounts(match, won)
+def credit_seat(match: Match, seat: Seat, won: bool, seats: list[Seat] | None = None) -> tuple[int, int]:
+    """Pay one person their result (what `reward_amounts` says, room rules read off `seats`)."""
+    coins, points = reward_amounts(match, won, seats=seats)
     reference = f"match:{match.public_id}"
     if coins:
         wallet.change_balance(
@@ -38,7 +39,7 @@ def settle_finished_match(match: Match, seats: list[Seat]) -> None:
     # settling at once with the same people lock their wallets in the same order and never deadlock.
     for seat in sorted(seats, key=lambda s: s.user_id or 0):
         if seat.is_human and seat.user_id is not None:
-            credit_seat(match, seat, won=match.won_by(seat.number))
+            credit_seat(match, seat, won=match.won_by(seat.number), seats=seats)
     match.rewards_credited = True
     match.save(update_fields=["rewards_credited"])
     if match.tournament_id is not None:

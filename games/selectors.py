@@ -30,15 +30,55 @@ def reward_settings() -> RewardSettings:
     return RewardSettings.current()
 
 
-def reward_amounts(match: Match, won: bool, settings: RewardSettings | None = None) -> tuple[int, int]:
-    """(coins, rank points) a human seat gets for this match's result; tournament pay comes with the final."""
+# Why a finished match pays a human seat less than its table says (`reward_note`).
+NO_REWARD_PRACTICE = "practice"  # a practice room: nothing, no ranking
+NO_REWARD_PLAYER_LEFT = "player_left"  # someone left before the end: nobody is rewarded (seed 000)
+NO_POINTS_SAME_ADDRESS = "same_address"  # two people at the table share an address: coins, no rank points (seed 002)
+
+
+def left_before_the_end(match: Match, seat: Seat) -> bool:
+    """Whether this seat's person left the match (button or grace period) before it ended."""
+    return seat.left_at is not None and (match.finished_at is None or seat.left_at <= match.finished_at)
+
+
+def reward_note(match: Match, seats: list[Seat] | None = None) -> str:
+    """The rule that cuts a match's rewards, if any (one of the NO_* codes), else ""."""
+    if match.practice:
+        return NO_REWARD_PRACTICE
+    if match.kind != Match.Kind.ROOM:
+        return ""
+    seats = list(match.seats.all()) if seats is None else seats
+    # Any seat with `left_at` (a seat a robot now plays was a person's): bots never leave.
+    if any(left_before_the_end(match, seat) for seat in seats):
+        return NO_REWARD_PLAYER_LEFT
+    # Only people's seats carry an address (a room copies it from the seat taken); bots have none.
+    addresses = [seat.ip_address for seat in seats if seat.ip_address]
+    if len(addresses) != len(set(addresses)):
+        return NO_POINTS_SAME_ADDRESS
+    return ""
+
+
+def reward_amounts(
+    match: Match, won: bool, settings: RewardSettings | None = None, seats: list[Seat] | None = None
+) -> tuple[int, int]:
+    """(coins, rank points) a human seat gets for this match's result; tournament pay comes with the final.
+
+    A room match (competitive only) pays the room amounts, nothing when someone left before the end,
+    and no rank points when two people at the table share an address (`reward_note`); a practice
+    match pays nothing. Room rules read the seats: pass them when they are at hand (else one query).
+    """
     if match.kind == Match.Kind.TOURNAMENT:
         return (0, 0)
-    if match.kind == Match.Kind.ROOM:
-        # Room rewards (competitive rooms only, nothing when someone left, the same-address rule)
-        # come with issue 11 item 9; until then a room match between people pays nothing.
-        return (0, 0)
     settings = settings or RewardSettings.current()
+    if match.kind == Match.Kind.ROOM or match.practice:
+        note = reward_note(match, seats)
+        if note in (NO_REWARD_PRACTICE, NO_REWARD_PLAYER_LEFT):
+            return (0, 0)
+        if won:
+            coins, points = settings.room_win_coins, settings.room_win_rank_points
+        else:
+            coins, points = settings.room_loss_coins, settings.room_loss_rank_points
+        return (coins, 0 if note == NO_POINTS_SAME_ADDRESS else points)
     if won:
         return settings.single_win_coins, settings.single_win_rank_points
     return settings.single_loss_coins, settings.single_loss_rank_points
@@ -108,6 +148,7 @@ def recent_results(user, limit: int = 5) -> list[dict]:
     seats = (
         Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
         .select_related("match")
+        .prefetch_related("match__seats")
         .order_by("-match__finished_at", "-match__id")[:limit]
     )
     settings = reward_settings()
@@ -125,7 +166,7 @@ def recent_results(user, limit: int = 5) -> list[dict]:
                 "variant": rules.variant,
                 "mine": match.score[side] if match.score else 0,
                 "theirs": max(others) if others else 0,
-                "coins": reward_amounts(match, won, settings)[0],
+                "coins": reward_amounts(match, won, settings, list(match.seats.all()))[0],
                 "bot_level": match.get_bot_level_display(),
             }
         )
@@ -156,7 +197,8 @@ def match_history(user, page_number) -> tuple[object, list[dict]]:
         side = engine.side_of(rules, seat.number)
         won = match.won_by(seat.number)
         others = [points for s, points in enumerate(match.score) if s != side]
-        coins, points = reward_amounts(match, won, settings)
+        table = list(match.seats.all())
+        coins, points = reward_amounts(match, won, settings, table)
         rows.append(
             {
                 "match": match,
@@ -173,6 +215,7 @@ def match_history(user, page_number) -> tuple[object, list[dict]]:
                 "theirs": max(others) if others else 0,
                 "coins": coins,
                 "rank_points": points,
+                "reward_note": reward_note(match, table),
             }
         )
     return page, rows

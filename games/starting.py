@@ -26,6 +26,7 @@ class SeatPlan:
     guest_token: str = ""
     bot_level: str = ""
     display_name: str = ""
+    ip_address: str | None = None  # where a room's person took the seat (the same-address rule)
 
 
 def seat_plans_against_ai(
@@ -79,6 +80,7 @@ def create_match(
                 guest_token=plan.guest_token,
                 bot_level=plan.bot_level,
                 display_name=plan.display_name,
+                ip_address=plan.ip_address or None,
             )
             for n, plan in enumerate(seats)
         )

@@ -1,6 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import Count
+from django.utils.translation import gettext_lazy as _
 
-from .models import Room, RoomSeat, RoomSettings
+from . import chat
+from .models import ChatLine, ChatReport, Room, RoomSeat, RoomSettings
 
 
 class RoomSeatInline(admin.TabularInline):
@@ -52,3 +55,55 @@ class RoomSettingsAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ChatReportInline(admin.TabularInline):
+    model = ChatReport
+    extra = 0
+    can_delete = False
+    fields = ("reporter", "created_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ChatLine)
+class ChatLineAdmin(admin.ModelAdmin):
+    """Reported lines first; staff hide (or show again) lines with the actions, which also clear open chats."""
+
+    list_display = ("__str__", "author", "room", "created_at", "report_count", "hidden")
+    list_filter = ("hidden", ("reports", admin.EmptyFieldListFilter))
+    search_fields = ("text", "author__username")
+    readonly_fields = ("room", "author", "text", "phrase", "created_at", "hidden")
+    inlines = [ChatReportInline]
+    actions = ["hide_selected", "show_selected"]
+
+    def get_queryset(self, request):
+        # Not super(): it orders by get_ordering() before the report count exists.
+        return ChatLine.objects.select_related("author", "room").annotate(report_total=Count("reports"))
+
+    def get_ordering(self, request):
+        return ["-report_total", "-created_at"]
+
+    @admin.display(description=_("reports"), ordering="report_total")
+    def report_count(self, line):
+        return line.report_total
+
+    @admin.action(description=_("Hide the selected lines"))
+    def hide_selected(self, request, queryset):
+        count = chat.hide_lines(queryset)
+        self.message_user(request, _("%(count)d line(s) hidden.") % {"count": count}, messages.SUCCESS)
+
+    @admin.action(description=_("Show the selected lines again"))
+    def show_selected(self, request, queryset):
+        count = chat.show_lines(queryset)
+        self.message_user(request, _("%(count)d line(s) shown again.") % {"count": count}, messages.SUCCESS)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        # Read-only pages; the actions above are what staff do here (they need only the view permission
+        # plus this switch, so hiding stays a staff action).
+        return request.user.is_staff

@@ -1,4 +1,4 @@
-"""The lobby's socket and a waiting room's socket: each pushes its viewer's fragments when a room changes.
+"""The lobby's socket, a waiting room's socket and a room's chat socket: each pushes its viewer's fragments.
 
 A message names the room that changed (`rooms.publishing`); the socket reads the database again
 and sends a fragment only when its HTML differs from the last one sent. Sockets change nothing.
@@ -15,15 +15,17 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from games.consumers import language_of
 from games.db import read
+from games.models import Match
 
 from . import rendering, selectors
 from .forms import LobbyFilterForm
-from .models import Room
-from .publishing import LOBBY_GROUP, room_group
+from .models import Room, RoomSettings
+from .publishing import LOBBY_GROUP, chat_group, room_group
 
 log = logging.getLogger(__name__)
 CLOSE_NOT_IN_ROOM = 4403
@@ -94,6 +96,20 @@ class LobbyConsumer(PushingConsumer):
 
 class RoomConsumer(PushingConsumer):
     room_pk: int | None = None
+    seated = True  # False once the viewer left or was removed: one last frame, then the socket closes
+
+    async def push(self):
+        if self.room_pk is None:
+            return  # already let go of the room (below): a push still queued sends nothing
+        await super().push()
+        if not self.seated:
+            # A removed player's old socket must not go on receiving the room (its seats, who joins):
+            # out of the room's group at once (the close handshake takes a while), then closed. The
+            # watchdog may be the caller, so it is cancelled last, or the close would be cut short.
+            room_pk, self.room_pk = self.room_pk, None
+            await self.channel_layer.group_discard(room_group(room_pk), self.channel_name)
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+            self.stop_watchdog()
 
     async def connect(self):
         self.language = language_of(self.scope)
@@ -128,8 +144,87 @@ class RoomConsumer(PushingConsumer):
     def _render(self) -> str:
         user = self.scope.get("user")
         room = Room.objects.select_related("match").get(pk=self.room_pk)
-        seated = selectors.seat_of(room, user) is not None
+        self.seated = selectors.seat_of(room, user) is not None
+        if self.seated and room.match is not None and room.match.status == Match.Status.FINISHED:
+            return self._render_play_again(room, user)
         with translation.override(self.language):
+            go = rendering.room_go_context(room, seated=self.seated)
+            if not self.seated:
+                return rendering.render_room_go(go, oob=True)  # the way out, and nothing of the room
             seats = rendering.room_seats_context(room, selectors.people_in(room), user)
-            go = rendering.room_go_context(room, seated=seated)
             return rendering.render_room_regions(seats, go, oob=True)
+
+    def _render_play_again(self, room: Room, user) -> str:
+        """After the match, the same socket carries "Play again": who said yes, and where to go."""
+        facts = selectors.play_again_facts(room)
+        with translation.override(self.language):
+            go = rendering.again_go_context(facts, room.match.public_id)
+            if facts is None:
+                return ""  # no play again (a player left): the page says so; nothing to push
+            again = rendering.again_context(
+                room, facts, selectors.people_in(room), user, RoomSettings.current().entry_blue_coins
+            )
+            return rendering.render_again_regions(again, go, oob=True)
+
+
+class ChatConsumer(AsyncWebsocketConsumer):
+    """A room's table chat for one seated person: the last lines on connect, then each new line as it comes.
+
+    Lines arrive whole in the group message (`publishing.announce_chat_line`) and render with no query.
+    Writing goes over HTTP (`views.chat_say`), like every other button of a room. The socket also
+    listens to the room's "changed" messages so that someone removed from the room stops reading it.
+    """
+
+    room_pk: int | None = None
+
+    async def connect(self):
+        self.language = language_of(self.scope)
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        user = self.scope.get("user")
+        self.viewer_id = getattr(user, "pk", None)
+        opened = await read(self._open)()
+        await self.accept()
+        if opened is None:
+            with translation.override(self.language):
+                message = _("Only the people at this table can use its chat.")
+            await self.send(f'<p id="chat-message" hx-swap-oob="true" role="alert">{escape(message)}</p>')
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+            return
+        self.room_pk, lines = opened
+        await self.channel_layer.group_add(chat_group(self.room_pk), self.channel_name)
+        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
+        await self.send(self._lines(lines, append=False))
+
+    def _open(self) -> tuple[int, list[dict]] | None:
+        room = Room.objects.filter(code=self.code).first()
+        user = self.scope.get("user")
+        if room is None or selectors.seat_of(room, user) is None or not selectors.table_chat_on(user):
+            return None
+        return room.pk, selectors.recent_chat_lines(room)
+
+    async def disconnect(self, code):
+        if self.room_pk is not None:
+            await self.channel_layer.group_discard(chat_group(self.room_pk), self.channel_name)
+            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass  # lines are posted over HTTP; nothing is read from this socket
+
+    async def chat_line(self, event):
+        await self.send(self._lines([event["line"]], append=True))
+
+    async def chat_hidden(self, event):
+        await self.send(rendering.render_chat_removals(event["lines"]))
+
+    async def room_update(self, event):
+        if not await read(self._still_seated)():
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+
+    def _still_seated(self) -> bool:
+        room = Room.objects.filter(pk=self.room_pk).first()
+        return room is not None and selectors.seat_of(room, self.scope.get("user")) is not None
+
+    def _lines(self, lines: list[dict], *, append: bool) -> str:
+        with translation.override(self.language):
+            contexts = [rendering.chat_line_context(line, self.viewer_id, self.code) for line in lines]
+            return rendering.render_chat_lines(contexts, append=append)

@@ -118,3 +118,108 @@ class RoomSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.room_id}:{self.number} {self.user}"
+
+
+class ChatLine(models.Model):
+    """One line said at a room's table (waiting room and match): free text or one of the quick phrases.
+
+    A quick phrase is stored by its code and shown in each reader's language. Lines go with their
+    author's account (CASCADE): what a person wrote is their personal data.
+    """
+
+    class Phrase(models.TextChoices):
+        TRUCO = "truco", _("Truco!")
+        NICE = "nice", _("Nice one!")
+        LETS_GO = "lets_go", _("Let's go!")
+
+    MAX_LENGTH = 200
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat_lines")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_lines")
+    text = models.CharField(_("text"), max_length=MAX_LENGTH, blank=True)
+    phrase = models.CharField(_("quick phrase"), max_length=12, choices=Phrase.choices, blank=True)
+    created_at = models.DateTimeField(_("said at"), auto_now_add=True, db_index=True)
+    # Staff hide a reported line in the admin: it disappears from every open chat and from the history.
+    hidden = models.BooleanField(_("hidden"), default=False)
+
+    class Meta:
+        verbose_name = _("chat line")
+        verbose_name_plural = _("chat lines")
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["room", "hidden", "-id"], name="rooms_chat_recent"),
+            models.Index(fields=["author", "created_at"], name="rooms_chat_rate"),
+        ]
+
+    def __str__(self) -> str:
+        return self.text or self.get_phrase_display()
+
+
+class ChatReport(models.Model):
+    """Someone at the table reported a line to staff (once per person and line)."""
+
+    line = models.ForeignKey(ChatLine, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports")
+    created_at = models.DateTimeField(_("reported at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat report")
+        verbose_name_plural = _("chat reports")
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["line", "reporter"], name="rooms_one_report_per_person")]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} → {self.line_id}"
+
+
+class PlayAgain(models.Model):
+    """After a room's match: the offer to play again with the same people (issue 11 item 10).
+
+    Open until every person in the room has accepted (a new room and match start, blue coins charged
+    again), someone declines, someone lacks the blue coins when everyone has said yes, or
+    `expires_at` (the match's end + ROOMS_PLAY_AGAIN_S) passes. One per room: a row lock on it
+    serialises the answers.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for answers")
+        STARTED = "started", _("Started again")
+        DECLINED = "declined", _("Someone declined")
+        EXPIRED = "expired", _("Time ran out")
+        NO_BLUE_COINS = "no_blue_coins", _("Someone had no blue coins")
+
+    room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="play_again")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    expires_at = models.DateTimeField()
+    new_room = models.OneToOneField(
+        Room, null=True, blank=True, on_delete=models.SET_NULL, related_name="played_again_from"
+    )
+    # Who declined, or lacked the blue coins (the others are told who).
+    ended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("play again offer")
+        verbose_name_plural = _("play again offers")
+
+    def __str__(self) -> str:
+        return f"{self.room_id}: {self.status}"
+
+
+class PlayAgainAnswer(models.Model):
+    """One person's "yes" to playing again, with the address they said it from (their new seat's)."""
+
+    play_again = models.ForeignKey(PlayAgain, on_delete=models.CASCADE, related_name="answers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    answered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("play again answer")
+        verbose_name_plural = _("play again answers")
+        constraints = [models.UniqueConstraint(fields=["play_again", "user"], name="rooms_one_answer_per_person")]
+
+    def __str__(self) -> str:
+        return f"{self.play_again_id}: {self.user_id}"

@@ -1,4 +1,5 @@
-"""Rooms' part of privacy: the export lists the rooms a person sat in (with the address recorded);
+"""Rooms' part of privacy: the export lists the rooms a person sat in (with the address recorded) and
+what they wrote in and reported from the table chat;
 deleting an account first leaves any waiting room, so the room is not left with a ghost seat."""
 
 from django.dispatch import receiver
@@ -6,7 +7,7 @@ from django.dispatch import receiver
 from accounts.signals import account_deleting, personal_data_requested
 
 from . import selectors, services
-from .models import RoomSeat
+from .models import ChatLine, ChatReport, RoomSeat
 
 
 @receiver(personal_data_requested, dispatch_uid="rooms_personal_data")
@@ -26,7 +27,21 @@ def export_room_seats(sender, user, **kwargs):
                 "removed": s.removed,
             }
             for s in seats
-        ]
+        ],
+        "chat_lines": [
+            {
+                "room": line.room.code,
+                "text": line.text,
+                "phrase": line.phrase,
+                "said_at": line.created_at.isoformat(),
+                "hidden_by_staff": line.hidden,
+            }
+            for line in ChatLine.objects.filter(author=user).select_related("room").order_by("created_at", "pk")
+        ],
+        "chat_reports": [
+            {"line": report.line_id, "reported_at": report.created_at.isoformat()}
+            for report in ChatReport.objects.filter(reporter=user).order_by("created_at", "pk")
+        ],
     }
 
 

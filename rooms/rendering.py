@@ -1,9 +1,11 @@
-"""One context function per pushed fragment (lobby list, room seats, where to go) and their renders.
+"""One context function per pushed fragment (lobby list, room seats, play again, where to go, chat) and their renders.
 
 The page places the same fragments the sockets push, so a page plus its pushes equals a fresh page.
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -11,7 +13,8 @@ from django.utils.translation import gettext as _
 
 from games.models import BotLevel
 
-from .models import Room, RoomSeat
+from .models import ChatLine, PlayAgain, Room, RoomSeat
+from .selectors import AgainFacts
 
 SEAT_FILTERS = (("2", "2"), ("4t", "4t"), ("4s", "4s"))
 
@@ -137,6 +140,107 @@ def render_lobby_rooms(context: dict, *, oob: bool = False) -> str:
 
 
 def render_room_regions(seats_context: dict, go_context: dict, *, oob: bool = False) -> str:
-    return render_to_string("rooms/_room_seats.html", {**seats_context, "oob": oob}) + render_to_string(
+    return render_to_string("rooms/_room_seats.html", {**seats_context, "oob": oob}) + render_room_go(
+        go_context, oob=oob
+    )
+
+
+def render_room_go(go_context: dict, *, oob: bool = False) -> str:
+    return render_to_string("rooms/_room_go.html", {**go_context, "oob": oob})
+
+
+def chat_panel_context(room: Room, *, on: bool, lines: list[dict], viewer_id: int) -> dict:
+    """`_chat_panel.html`: the chat of a room's table for one person (or the switch to turn it back on)."""
+    return {
+        "code": room.code,
+        "on": on,
+        "lines": [chat_line_context(line, viewer_id, room.code) for line in lines] if on else [],
+        "phrases": [(phrase.value, phrase.label) for phrase in ChatLine.Phrase],
+        "max_length": ChatLine.MAX_LENGTH,
+    }
+
+
+def chat_line_context(line: dict, viewer_id: int, code: str) -> dict:
+    """`_chat_line.html`: one line as this viewer reads it (a quick phrase in the viewer's language)."""
+    phrase = line["phrase"]
+    return {
+        "id": line["id"],
+        "author": line["author"],
+        "text": str(ChatLine.Phrase(phrase).label) if phrase else line["text"],
+        "phrase": bool(phrase),
+        "at": line["at"],
+        "mine": line["author_id"] == viewer_id,
+        "report_url": reverse("rooms:chat_report", kwargs={"code": code, "line_id": line["id"]}),
+    }
+
+
+def render_chat_panel(context: dict, request) -> str:
+    # With the request: the panel carries the CSRF token its buttons post with.
+    return render_to_string("rooms/_chat_panel.html", {"chat": context}, request=request)
+
+
+def render_chat_lines(lines: list[dict], *, append: bool) -> str:
+    """The chat's list for a socket: the whole list (on connect, so a reconnect starts clean) or lines to add."""
+    return render_to_string("rooms/_chat_lines.html", {"lines": lines, "append": append})
+
+
+def render_chat_removals(line_ids: list[int]) -> str:
+    return "".join(f'<li id="chat-line-{int(pk)}" hx-swap-oob="delete"></li>' for pk in line_ids)
+
+
+def again_context(room: Room, facts: AgainFacts, people: list[RoomSeat], viewer, price: int) -> dict:
+    """`_room_again.html`: who said yes to playing again, the countdown, the viewer's buttons."""
+    open_ = facts.status == PlayAgain.Status.OPEN
+    return {
+        "public_id": room.match.public_id,
+        "status": facts.status,
+        "open": open_,
+        "expires_ms": int(facts.expires_at.timestamp() * 1000),
+        "people": [
+            {
+                "name": seat.user.username,
+                "avatar": seat.user.profile.avatar_url,
+                "accepted": seat.user_id in facts.accepted,
+                "is_me": seat.user_id == viewer.pk,
+            }
+            for seat in people
+        ],
+        "accepted": len(facts.accepted),
+        "total": len(people),
+        "can_accept": open_ and viewer.pk not in facts.accepted,
+        "price": price,
+        "ended": again_ended_text(facts),
+    }
+
+
+def again_go_context(facts: AgainFacts | None, public_id: str) -> dict:
+    """Where the browsers go: the new table once everyone said yes, the lobby (with the reason) once
+    the offer ended; nowhere while it is open."""
+    href, text = "", ""
+    if facts is not None and facts.status == PlayAgain.Status.STARTED and facts.new_match_public_id:
+        href = reverse("games:table", kwargs={"public_id": facts.new_match_public_id})
+        text = _("Everyone said yes: to the new match")
+    elif facts is not None and facts.status != PlayAgain.Status.OPEN:
+        href = reverse("rooms:lobby") + "?" + urlencode({"again": public_id})
+        text = _("Back to the rooms")
+    return {"go_href": href, "go_text": text}
+
+
+def again_ended_text(facts: AgainFacts | None) -> str:
+    """Why playing again did not happen, for the page and the lobby's message ("" if it did or may)."""
+    if facts is None:
+        return str(_("This match cannot be played again."))
+    name = facts.ended_by or _("a player")
+    if facts.status == PlayAgain.Status.DECLINED:
+        return str(_("%(name)s chose not to play again.") % {"name": name})
+    if facts.status == PlayAgain.Status.NO_BLUE_COINS:
+        return str(_("%(name)s did not have the blue coins to play again: nobody was charged.") % {"name": name})
+    if facts.status == PlayAgain.Status.EXPIRED:
+        return str(_("Not everyone said yes in time: the time to play again has run out."))
+    return ""
+
+
+def render_again_regions(again: dict, go_context: dict, *, oob: bool = False) -> str:
+    return render_to_string("rooms/_room_again.html", {**again, "oob": oob}) + render_to_string(
         "rooms/_room_go.html", {**go_context, "oob": oob}
     )

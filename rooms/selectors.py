@@ -1,10 +1,18 @@
-"""Reads: the lobby's waiting rooms, one room's people, the home page's list."""
+"""Reads: the lobby's waiting rooms, one room's people, the home page's list, the table chat."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from .models import Room, RoomSeat
+from django.conf import settings
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from accounts.models import Profile
+from games.models import Match
+
+from .models import ChatLine, PlayAgain, Room, RoomSeat
 
 LOBBY_LIMIT = 50
 
@@ -49,3 +57,77 @@ def waiting_room_of(user) -> Room | None:
         .first()
     )
     return None if seat is None else seat.room
+
+
+CHAT_HISTORY = 50
+
+
+def chat_line_payload(line: ChatLine) -> dict:
+    """What every chat socket needs to show a line (pushed as is: the sockets render it without a query)."""
+    return {
+        "id": line.pk,
+        "author_id": line.author_id,
+        "author": line.author.username,
+        "text": line.text,
+        "phrase": line.phrase,
+        "at": line.created_at.isoformat(),
+    }
+
+
+def recent_chat_lines(room: Room, limit: int = CHAT_HISTORY) -> list[dict]:
+    """The room's last `limit` visible lines, oldest first (what a chat shows on connect and reconnect)."""
+    lines = room.chat_lines.filter(hidden=False).select_related("author").order_by("-id")[:limit]
+    return [chat_line_payload(line) for line in reversed(lines)]
+
+
+def table_chat_on(user) -> bool:
+    """Whether the person wants to see the table chat (their profile's switch; on unless they turned it off)."""
+    profile = Profile.objects.filter(user=user).only("table_chat").first()
+    return profile is None or profile.table_chat
+
+
+def room_of_match(public_id: str) -> Room | None:
+    return Room.objects.filter(match__public_id=public_id).first()
+
+
+@dataclass(frozen=True)
+class AgainFacts:
+    """Where "Play again" stands after a room's match, as of now (read-only: nothing is created)."""
+
+    status: str  # PlayAgain.Status, with an open offer past its time read as expired
+    expires_at: datetime
+    accepted: frozenset[int]  # user ids who said yes
+    ended_by: str  # who declined or lacked blue coins
+    new_match_public_id: str  # once started
+
+
+def again_expiry(match: Match) -> datetime:
+    return match.finished_at + timedelta(seconds=settings.ROOMS_PLAY_AGAIN_S)
+
+
+def again_status(status: str, expires_at: datetime, now=None) -> str:
+    """An open offer past its time has expired: read off the clock, no sweeper needed."""
+    if status == PlayAgain.Status.OPEN and (now or timezone.now()) >= expires_at:
+        return PlayAgain.Status.EXPIRED
+    return status
+
+
+def play_again_facts(room: Room) -> AgainFacts | None:
+    """None while the match is in play, when it was abandoned, or when a player left it (no play again)."""
+    match = room.match
+    if match is None or match.status != Match.Status.FINISHED or match.finished_at is None:
+        return None
+    if match.seats.filter(left_at__isnull=False).exists():
+        return None
+    offer = PlayAgain.objects.select_related("ended_by", "new_room__match").filter(room=room).first()
+    if offer is None:
+        expires = again_expiry(match)
+        return AgainFacts(again_status(PlayAgain.Status.OPEN, expires), expires, frozenset(), "", "")
+    new_match = offer.new_room.match if offer.new_room and offer.new_room.match_id else None
+    return AgainFacts(
+        status=again_status(offer.status, offer.expires_at),
+        expires_at=offer.expires_at,
+        accepted=frozenset(offer.answers.values_list("user_id", flat=True)),
+        ended_by=offer.ended_by.username if offer.ended_by else "",
+        new_match_public_id=new_match.public_id if new_match else "",
+    )

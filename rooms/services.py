@@ -281,10 +281,12 @@ def _start_if_full(room: Room) -> None:
 
 def _start(room: Room, *, bot_level: str) -> None:
     """Create the match from the seats (people where seated, bots elsewhere) and mark the room started."""
-    people = {s.number: s.user for s in room.room_seats.filter(left_at__isnull=True).select_related("user")}
+    people = {s.number: s for s in room.room_seats.filter(left_at__isnull=True).select_related("user")}
     bots = iter(BOT_NAMES)
     plans = [
-        SeatPlan(user=people[n], display_name=people[n].username)
+        # The address each person took their seat from goes to the match: games applies the
+        # same-address rule for rank points (selectors.reward_note).
+        SeatPlan(user=people[n].user, display_name=people[n].user.username, ip_address=people[n].ip_address)
         if n in people
         else SeatPlan(bot_level=bot_level, display_name=next(bots))
         for n in range(room.seats)

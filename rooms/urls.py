@@ -15,4 +15,12 @@ urlpatterns = [
     path("r/<room_code:code>/remove/", views.remove, name="remove"),
     path("r/<room_code:code>/bots/", views.bots, name="bots"),
     path("r/<room_code:code>/close/", views.close, name="close"),
+    path("r/<room_code:code>/chat/", views.chat_say, name="chat_say"),
+    path("r/<room_code:code>/chat/<int:line_id>/report/", views.chat_report, name="chat_report"),
+    path("r/<room_code:code>/chat/switch/", views.chat_switch, name="chat_switch"),
+    path("chat/match/<public_id:public_id>/", views.match_chat, name="match_chat"),
+    # After a room's match (by the match's id: the table knows it, not the room).
+    path("again/<public_id:public_id>/", views.again, name="again"),
+    path("again/<public_id:public_id>/yes/", views.again_accept, name="again_accept"),
+    path("again/<public_id:public_id>/no/", views.again_decline, name="again_decline"),
 ]

@@ -7,17 +7,25 @@ shows the result, with the refusal as a message.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from allauth.core.internal import ratelimit
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import rendering, selectors, services
+from games.models import Match, RewardSettings
+from games.views import client_address
+
+from . import again as again_service
+from . import chat, rendering, selectors, services
+from .chat import ChatRefused
 from .forms import CreateRoomForm, LobbyFilterForm, QuickJoinForm, RoomPasswordForm
 from .models import Room, RoomSettings
 from .services import RoomOptions, RoomRefused
@@ -28,6 +36,7 @@ PASSWORD_RATE = {"room_password": "5/5m/key,20/5m/user"}
 
 
 def lobby(request):
+    _say_how_play_again_ended(request)
     filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
     chosen = filters.filters()
     my_room = selectors.waiting_room_of(request.user)
@@ -40,6 +49,7 @@ def lobby(request):
         "lobby": rendering.lobby_rooms_context(rooms, my_room=my_room, signed_in=request.user.is_authenticated),
         "my_room": my_room,
         "price": RoomSettings.current().entry_blue_coins,
+        "rewards": RewardSettings.current(),
         "socket_query": request.GET.urlencode(),
     }
     return render(request, "rooms/lobby.html", context)
@@ -65,7 +75,10 @@ def create(request):
         else:
             return redirect("rooms:room", code=room.code)
     return render(
-        request, "rooms/create.html", {"form": form, "price": RoomSettings.current().entry_blue_coins}, status=200
+        request,
+        "rooms/create.html",
+        {"form": form, "price": RoomSettings.current().entry_blue_coins, "rewards": RewardSettings.current()},
+        status=200,
     )
 
 
@@ -91,6 +104,8 @@ def room(request, code: str):
         return render(request, "rooms/no_room.html", status=404)
     seat = selectors.seat_of(found, request.user)
     if found.status == Room.Status.STARTED and seat is not None and found.match_id:
+        if found.match.status == Match.Status.FINISHED:
+            return redirect("rooms:again", public_id=found.match.public_id)
         return redirect("games:table", public_id=found.match.public_id)
     people = selectors.people_in(found)
     context = {
@@ -105,7 +120,66 @@ def room(request, code: str):
     if seat is not None:
         context["seats_region"] = rendering.room_seats_context(found, people, request.user)
         context["go_region"] = rendering.room_go_context(found, seated=True)
+        context["chat"] = _chat_context(request.user, found)
     return render(request, "rooms/room.html", context)
+
+
+@login_required
+def again(request, public_id: str):
+    """After a room's match: play again with the same people (live on the room's socket) or not."""
+    found = Room.objects.select_related("match").filter(match__public_id=public_id).first()
+    if found is None or selectors.seat_of(found, request.user) is None:
+        return render(request, "rooms/no_room.html", status=404)
+    if found.match.status == Match.Status.ACTIVE:
+        return redirect("games:table", public_id=public_id)
+    facts = selectors.play_again_facts(found)
+    context = {
+        "room": found,
+        "summary": rendering.options_summary(found),
+        "seconds": settings.ROOMS_PLAY_AGAIN_S,
+        "unavailable": rendering.again_ended_text(None),
+    }
+    if facts is not None:
+        context["again_region"] = rendering.again_context(
+            found, facts, selectors.people_in(found), request.user, RoomSettings.current().entry_blue_coins
+        )
+        context["go_region"] = rendering.again_go_context(facts, public_id)
+    return render(request, "rooms/again.html", context)
+
+
+@login_required
+@require_POST
+def again_accept(request, public_id: str):
+    here = reverse("rooms:again", kwargs={"public_id": public_id})
+    try:
+        again_service.accept(request.user, public_id, ip=client_ip(request))
+    except RoomRefused as refusal:
+        messages.error(request, refusal_text(refusal))
+    return go(request, here)
+
+
+@login_required
+@require_POST
+def again_decline(request, public_id: str):
+    try:
+        again_service.decline(request.user, public_id)
+    except RoomRefused as refusal:
+        messages.error(request, refusal_text(refusal))
+        return go(request, reverse("rooms:lobby"))
+    return go(request, reverse("rooms:lobby") + "?" + urlencode({"again": public_id}))
+
+
+def _say_how_play_again_ended(request) -> None:
+    """The lobby after "Play again" ended without a match: say why (`?again=<match id>`)."""
+    public_id = str(request.GET.get("again", ""))[:32]
+    if not public_id:
+        return
+    found = Room.objects.select_related("match").filter(match__public_id=public_id).first()
+    if found is None or selectors.seat_of(found, request.user) is None:
+        return
+    text = rendering.again_ended_text(selectors.play_again_facts(found))
+    if text:
+        messages.info(request, text)
 
 
 @login_required
@@ -155,12 +229,17 @@ def remove(request, code: str):
     return _act(request, code, lambda: services.remove_player(request.user, code, user_id))
 
 
+# Larger than any seat number or account id; a longer number would overflow the database's integer.
+POSTED_NUMBER_MAX = 2**31 - 1
+
+
 def _posted_number(request, name: str) -> int:
-    """A posted whole number; -1 (no such seat or person: the service refuses it) for anything else."""
-    try:
-        return int(request.POST.get(name, ""))
-    except ValueError:
+    """A posted whole number; -1 (no such seat or person: the service refuses it) for anything else,
+    including a number too large for the database to compare (SQLite raises OverflowError on it)."""
+    value = str(request.POST.get(name, "")).strip()
+    if not (value.isascii() and value.isdigit()) or len(value) > 10 or int(value) > POSTED_NUMBER_MAX:
         return -1
+    return int(value)
 
 
 @login_required
@@ -208,5 +287,77 @@ def refusal_text(refusal: RoomRefused):
 
 
 def client_ip(request) -> str | None:
-    # REMOTE_ADDR only; X-Forwarded-For behind trusted proxies comes with the same-address rule (item 9).
-    return request.META.get("REMOTE_ADDR") or None
+    """The address a seat is taken from (the same-address rule for rank points): the one the match
+    limits and sign-in count, X-Forwarded-For only behind `TRUSTED_PROXY_COUNT` trusted proxies."""
+    return client_address(request) or None
+
+
+# --- the table chat: writing, reporting and the switch answer htmx with a fragment -----------------
+
+
+@login_required
+@require_POST
+def chat_say(request, code: str):
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        return render(request, "rooms/no_room.html", status=404)
+    try:
+        chat.say(request.user, room, text=request.POST.get("text", ""), phrase=request.POST.get("phrase", ""))
+    except ChatRefused as refusal:
+        return _chat_answer(request, room, refusal.message)
+    response = _chat_answer(request, room, "")
+    # The browser empties the input only when the line was taken (static/rooms/chat.js).
+    response["HX-Trigger"] = "chat-sent"
+    return response
+
+
+@login_required
+@require_POST
+def chat_report(request, code: str, line_id: int):
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        return render(request, "rooms/no_room.html", status=404)
+    try:
+        chat.report_line(request.user, room, line_id)
+    except ChatRefused as refusal:
+        return _chat_answer(request, room, refusal.message)
+    return _chat_answer(request, room, _("Thank you: the staff will look at this line."))
+
+
+@login_required
+@require_POST
+def chat_switch(request, code: str):
+    room = Room.objects.filter(code=code).first()
+    if room is None or selectors.seat_of(room, request.user) is None:
+        return HttpResponse(_("Only the people at this table can use its chat."), status=403)
+    chat.set_table_chat(request.user, request.POST.get("on") == "1")
+    return HttpResponse(_chat_panel(request, room))
+
+
+@login_required
+def match_chat(request, public_id: str):
+    """The chat panel a room match's table page loads; nothing for other matches or people not at that table."""
+    room = selectors.room_of_match(public_id)
+    if room is None or selectors.seat_of(room, request.user) is None:
+        return HttpResponse(status=204)
+    return HttpResponse(_chat_panel(request, room))
+
+
+def _chat_panel(request, room: Room) -> str:
+    return rendering.render_chat_panel(_chat_context(request.user, room), request)
+
+
+def _chat_context(user, room: Room) -> dict:
+    on = selectors.table_chat_on(user)
+    return rendering.chat_panel_context(
+        room, on=on, lines=selectors.recent_chat_lines(room) if on else [], viewer_id=user.pk
+    )
+
+
+def _chat_answer(request, room: Room, message) -> HttpResponse:
+    """htmx: the message for `#chat-message`; a plain form post: back to the room with the message."""
+    if request.headers.get("HX-Request"):
+        return HttpResponse(escape(message))
+    if message:
+        messages.info(request, message)
+    return redirect("rooms:room", code=room.code)

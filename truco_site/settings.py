@@ -147,6 +147,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # A socket whose table has been quiet this long reads it again, in case a publish was lost.
 GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
+# How long the people of a finished room match have to all accept "Play again" (issue 11 item 10).
+ROOMS_PLAY_AGAIN_S = int(os.environ.get("ROOMS_PLAY_AGAIN_S", "60"))
 # The load test's floor socket (truco_site/bench.py): a bench-only route, off unless BENCH_ROUTES=1.
 BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
 # The process that stored a move wakes up at the next deadline (games/timers.py); the sweeper is
@@ -200,7 +202,9 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, its expiry sweep throttled (truco_site/layers.py: it was 22 % of the
+    # server's time with 200 sockets).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "truco_site.layers.ThrottledInMemoryChannelLayer"}}
 
 # --- Cache (allauth's rate limits live here, so processes must share it) ----------------------
 if REDIS_URL:

@@ -108,15 +108,28 @@ def test_bench_module_runs_from_the_command_line():
         for variant in ("paulista", "mineiro"):
             assert any(re.match(rf"  {seats} {variant} +[\d,]+ matches/s +[\d,]+ actions/s", line) for line in lines)
     assert any(line.startswith("bot decisions") for line in lines)
-    for level in ("random", "easy", "medium", "hard"):
+    three = r"[\d.]+ / [\d.]+ / [\d.]+"
+    for level in ("random", "easy", "medium", "hard", "expert"):
         assert any(
             re.match(
-                rf"  {level} +view\+bot median [\d.]+ ms p99 [\d.]+ ms \| bot alone median [\d.]+ ms "
-                rf"p99 [\d.]+ ms \(\d+ decisions\)",
+                rf"  {level} +view\+bot {three} \| bot alone {three} \| bot CPU {three} \(\d+ decisions\)",
                 line,
             )
             for line in lines
         ), level
+
+
+def test_bench_times_only_the_levels_asked_for():
+    out = subprocess.run(
+        [sys.executable, "-m", "games.engine.bench", "--seconds", "0.05", "--no-engine", "--levels", "expert"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("bot decisions in ms") and len(lines) == 2
+    assert lines[1].startswith("  expert ")
 
 
 def test_bench_percentile_picks_the_median_and_the_tail():
@@ -174,7 +187,8 @@ def test_arena_panel_prints_one_table_of_the_bot_against_every_panel_bot(capsys)
     cell = r"\d+\.\d \(\d+\.\d-\d+\.\d\)"
     for row in rows:
         assert re.fullmatch(rf"\| \w+ \| {cell} \| {cell} \| {cell} \| {cell} \|", row), row
-    assert re.match(r"time: [\d.]+ s, 64 matches, [\d,]+ matches/s, 2 worker process\(es\)$", lines[-1])
+    total = 2 * 4 * len(PANEL_LEVELS)  # 2 matches a line, four tables
+    assert re.match(rf"time: [\d.]+ s, {total} matches, [\d,]+ matches/s, 2 worker process\(es\)$", lines[-1])
 
 
 def test_the_panel_holds_the_styles_and_every_table_level_but_the_play_page_offers_table_levels_only():

@@ -59,6 +59,17 @@ def test_starting_a_match_applies_every_choice_and_opens_the_table(signed_in_cli
     assert f'ws-connect="/ws/match/{match.public_id}/"' in page.content.decode()
 
 
+def test_the_play_page_offers_the_expert_level_in_both_languages(client, signed_in_client):
+    html = client.get(reverse("games:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<option value="expert">Expert</option>' in html
+    html = client.get(reverse("games:play")).content.decode()  # pt-BR is the site's default
+    assert '<option value="expert">Especialista</option>' in html
+    signed_in_client.post(reverse("games:play"), {**FORM, "bot_level": "expert"})
+    match = Match.objects.get()
+    assert match.bot_level == "expert"
+    assert [s.bot_level for s in match.seats.order_by("number")][1:] == ["expert"] * 3
+
+
 def test_everyone_for_themselves_with_four_seats(signed_in_client):
     signed_in_client.post(reverse("games:play"), {**FORM, "partnership": "no"})
     assert Match.objects.get().rules["partnership"] is False

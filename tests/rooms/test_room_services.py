@@ -6,7 +6,6 @@ from django.contrib.auth.hashers import check_password
 
 from games import engine
 from games.models import Match
-from games.selectors import reward_amounts
 from rooms import services
 from rooms.models import Room, RoomSeat, RoomSettings
 from rooms.services import RoomRefused
@@ -68,14 +67,6 @@ def test_a_practice_rooms_match_is_a_practice_match(person, mode, practice):
     services.join_room(bia, room.code)
     room.refresh_from_db()
     assert room.match.practice is practice
-
-
-def test_a_room_match_pays_no_single_match_reward_until_room_rewards_exist(person):
-    ana, bia = person("Ana"), person("Bia")
-    room = services.create_room(ana, options())
-    services.join_room(bia, room.code)
-    room.refresh_from_db()
-    assert reward_amounts(room.match, won=True) == (0, 0) and reward_amounts(room.match, won=False) == (0, 0)
 
 
 def test_four_seats_in_teams_people_pick_free_seats(person):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
@@ -56,3 +57,21 @@ async def drain(comm: WebsocketCommunicator, timeout: float = 0.3) -> list[dict]
 async def send_frame(comm: WebsocketCommunicator, text: str) -> None:
     """Send any text frame, the empty one included (WebsocketCommunicator.send_to refuses "")."""
     await comm.send_input({"type": "websocket.receive", "text": text})
+
+
+async def open_socket(path: str, user=None, *, language: str = "en") -> WebsocketCommunicator:
+    """Any socket of the site by its path, as a signed-in (or guest) browser speaking `language`."""
+    cookie = await sync_to_async(session_cookie)(user)
+    comm = WebsocketCommunicator(
+        application,
+        path,
+        headers=[
+            (b"origin", b"http://127.0.0.1"),
+            (b"host", b"127.0.0.1"),
+            (b"cookie", cookie.encode()),
+            (b"accept-language", language.encode()),
+        ],
+    )
+    connected, _ = await comm.connect()
+    assert connected
+    return comm

@@ -9,13 +9,14 @@ from __future__ import annotations
 import random
 
 from ..state import Action
+from .search import search_bot
 from .simple import easy_bot, random_bot
 from .strategic import hard_bot, medium_bot
 from .styles import STYLE_BOTS, STYLE_LEVELS
 
-# The levels a table may seat (the Play page's choices), weakest first.
-BOT_LEVELS = ("random", "easy", "medium", "hard")
-_BOTS = {"random": random_bot, "easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
+# The levels a table may seat (the Play page's choices), weakest first; expert is the search bot.
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
+_BOTS = {"random": random_bot, "easy": easy_bot, "medium": medium_bot, "hard": hard_bot, "expert": search_bot}
 # The style bots (bots/styles.py) are for measurement only: the arena plays them, tables do not.
 _BOTS.update(STYLE_BOTS)
 # Every level choose_action knows; the arena's panel is all of them.
