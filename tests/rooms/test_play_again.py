@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from games.models import Match, Seat
 from rooms import again, selectors, services
@@ -18,6 +19,14 @@ from tests.support.matches import win_match_for
 from tests.support.rooms import blue, options
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _in_english():
+    """Messages built outside a request are worded in the active language: English here (the site's
+    default is Brazilian Portuguese, and these strings now have their translation)."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
@@ -119,7 +128,9 @@ def test_someone_without_blue_coins_is_refused_with_a_link_to_the_shop(finished,
     wallet.change_balance(bia, wallet.BLUE_COINS, -blue(bia), reason="admin_adjustment")
     client.force_login(bia)
     response = client.post(
-        reverse("rooms:again_accept", kwargs={"public_id": room.match.public_id}), HTTP_HX_REQUEST="true"
+        reverse("rooms:again_accept", kwargs={"public_id": room.match.public_id}),
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_LANGUAGE="en",  # the message is worded in the language of the request that failed
     )
     page = client.get(response["HX-Redirect"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Playing again costs 1 blue coins and you have 0." in page and reverse("shop:index") in page
