@@ -24,13 +24,20 @@ def ai_delay(match_pk: int, version: int) -> timedelta:
     return timedelta(seconds=rng.uniform(*getattr(settings, "GAMES_AI_DELAY_S", AI_DELAY_RANGE_S)))
 
 
+def machine_seats(match: Match) -> set[int]:
+    """The seats the AI plays now: bots, and the people a robot plays for (away too long, or left)."""
+    return {s for s, bot in enumerate(match.seat_bots) if bot} | set(match.robot_seats)
+
+
 def schedule_next_turn(match: Match, state: engine.MatchState, now) -> None:
     """Set whom the sweeper waits for next: a human's clock, or an AI seat's short delay (the caller saves)."""
     if engine.is_over(state):
         match.deadline = match.deadline_seat = match.turn_started_at = None
         return
     acting = engine.seats_to_act(state)
-    humans = [s for s in acting if not match.seat_bots[s]]
+    machines = machine_seats(match)
+    humans = [s for s in acting if s not in machines]
+    # A robot plays at the AI's speed, not on the person's clock (seed 002).
     # A bot partner leaves answers and the hand-of-eleven decision to its human partner.
     if humans:
         match.deadline_seat = humans[0]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from datetime import UTC, datetime
 
@@ -33,7 +34,7 @@ from django.utils.translation import gettext as _
 
 from shop.selectors import equipped_deck
 
-from . import db, moves, rendering, selectors, timers
+from . import db, moves, presence, rendering, selectors, timers
 from .models import Match
 from .publishing import LAYER_TIMEOUT_S, TableUpdate, group_name, player_group, publish_move, seat_group
 from .seating import seat_for
@@ -62,6 +63,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     finished = False
     closing = False
     joined: tuple[str, ...] = ()
+    presence_key: str | None = None  # this socket's SocketPresence row (a room's match only)
 
     async def __call__(self, scope, receive, send):
         """Channels' own `AsyncConsumer.__call__`, except that a channel layer that is down does not
@@ -140,13 +142,15 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(rendering.render_message(_("This is not your match."), "not_your_match"))
             await self.close(code=CLOSE_NOT_YOURS)
             return
-        self.match_pk, self.seat, user_pk = found
+        self.match_pk, self.seat, user_pk, tracked = found
         # The whole table's group ("go and look"), this seat's own group (the moves, with this seat's
         # view: docs/decisions.md) and the player's (account deletion).
         self.groups_to_join = (group_name(self.match_pk), seat_group(self.match_pk, self.seat)) + (
             (player_group(user_pk),) if user_pk else ()
         )
         await self.join_groups()
+        if tracked:
+            await self.arrive()
         # ext-ws does not replay pushes after a reconnect: always start with a full snapshot.
         await self.push_snapshot(full=True)
         self.watchdog = asyncio.create_task(self.watch_idle_table())
@@ -170,11 +174,35 @@ class TableConsumer(AsyncWebsocketConsumer):
         if match is None:
             return None
         seat = seat_for(match, self.scope.get("user"), self.scope.get("session"))
-        return None if seat is None else (match.pk, seat.number, seat.user_id)
+        return None if seat is None else (match.pk, seat.number, seat.user_id, presence.tracked(match))
+
+    async def arrive(self) -> None:
+        """A room's match: this socket counts its seat as present (games.presence); a person back from
+        away takes their seat back from the robot, and the others see it."""
+        self.presence_key = secrets.token_hex(16)
+        try:
+            match = await db.write(presence.arrive)(self.match_pk, self.seat, self.presence_key)
+        except DatabaseError:
+            # The next heartbeat writes the row; until then the check may count this seat away.
+            log.exception("could not record the socket of seat %s in match %s", self.seat, self.public_id)
+            presence.live_sockets[self.presence_key] = (self.match_pk, self.seat)
+            return
+        if match is not None:
+            try:
+                await publish_move(match)
+            except Exception as exc:  # stored; the other sockets re-read a quiet table
+                log.warning("could not publish version %s of match %s: %r", match.version, self.public_id, exc)
+            timers.schedule_after(match)
 
     async def disconnect(self, code):
         if self.watchdog is not None:
             self.watchdog.cancel()
+        if self.presence_key is not None:
+            presence.live_sockets.pop(self.presence_key, None)
+            try:
+                await db.write(presence.depart)(self.presence_key)
+            except Exception:  # the row goes stale by itself: the seat counts as away a little later
+                log.exception("could not record the closing of a socket in match %s", self.public_id)
         if self.channel_layer is not None:
             await self.leave_groups()
 
@@ -287,6 +315,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 timed_out_version=table.timed_out_version,
                 tournament=self.tournament,
                 room_match=self.room_match,
+                presence=rendering.Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
             )
             regions = rendering.render_changed(contexts, self.contexts)
         self.contexts = contexts

@@ -103,6 +103,14 @@ class Match(models.Model):
     # Turns in a row the table played for a person whose clock ran out; a person's own move resets it.
     # At `GAMES_ABANDON_AFTER_MISSED_TURNS` the match is abandoned (games.moves.play_due_seat).
     missed_turns = models.PositiveSmallIntegerField(default=0)
+    # Who is at a room's table (games.presence; docs/decisions.md, "Rooms, part 2"). Per person's seat:
+    # `away_since` {"<seat>": POSIX time} while no socket of theirs is alive; `robot_seats`, the seats a
+    # robot plays now (away too long, or left: the clock treats them as AI seats); `left_seats`, the
+    # seats whose person left or stayed away past the grace period (also `Seat.left_at`). On the match
+    # row, like `seat_bots`, so the clock and the pushes need no other row.
+    away_since = models.JSONField(default=dict)
+    robot_seats = models.JSONField(default=list)
+    left_seats = models.JSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -156,6 +164,26 @@ class Seat(models.Model):
     @property
     def is_human(self) -> bool:
         return not self.bot_level
+
+
+class SocketPresence(models.Model):
+    """One live table socket of a room's match: its process refreshes `last_seen` every
+    `GAMES_PRESENCE_HEARTBEAT_S`. A seat is away when none of its rows is fresh (seen within
+    `GAMES_PRESENCE_STALE_S`), so a process that dies leaves rows that go stale by themselves: no
+    process memory decides who is away (games.presence)."""
+
+    key = models.CharField(max_length=32, unique=True)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sockets")
+    seat = models.PositiveSmallIntegerField()
+    last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        verbose_name = _("table socket")
+        verbose_name_plural = _("table sockets")
+        indexes = [models.Index(fields=["match", "seat"], name="games_socket_match_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}"
 
 
 class MatchEvent(models.Model):

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.engine.bots import choose_action
 
+from . import presence
 from .clock import schedule_next_turn
 from .models import DealtCards, Match, MatchEvent, Seat
 from .rewards import settle_finished_match
@@ -43,6 +44,9 @@ STORED_FIELDS = [
     "timed_out_seat",
     "timed_out_version",
     "missed_turns",
+    "away_since",
+    "robot_seats",
+    "left_seats",
     "updated_at",
 ]
 
@@ -74,6 +78,13 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
             raise ActionRefused("not_found", _("This match does not exist."))
         if match.status != Match.Status.ACTIVE:
             raise ActionRefused("match_over", _("This match is over."))
+        # A room's seat a robot plays: its person left, or is away (their socket gives it back).
+        if seat_number in match.left_seats:
+            raise ActionRefused("left", _("You left this match: a robot is playing your seat to the end."))
+        if seat_number in match.robot_seats:
+            raise ActionRefused(
+                "robot_playing", _("A robot is playing your seat while you were away: it is yours again in a moment.")
+            )
         if version != match.version:
             raise ActionRefused("stale", _("The table changed before your move arrived; it has been refreshed."))
         state = engine.from_json(match.state)
@@ -104,29 +115,40 @@ def play_due_seat(match_pk: int, now=None, *, version: int | None = None) -> Mat
         if match is None:
             return None
         bots = match.seat_bots
+        robots = set(match.robot_seats)
         state = engine.from_json(match.state)
         acting = engine.seats_to_act(state)
         if not acting:
             return None
         due = match.deadline_seat if match.deadline_seat in acting else acting[0]
-        bot_partners = [s for s in acting if bots[s]]
-        if bots[due]:
-            seat, level, actor = due, bots[due], "bot"
-        elif bot_partners:
-            # The human partner let the clock run out: the bot partner answers for the side.
-            seat, level, actor = bot_partners[0], bots[bot_partners[0]], "bot"
+        # A bot's seat plays at its level; a robot (a room's person away or gone) at GAMES_ROBOT_LEVEL.
+        machines = {s: bots[s] or settings.GAMES_ROBOT_LEVEL for s in acting if bots[s] or s in robots}
+        if due in machines:
+            seat = due
+        elif machines:
+            # The human partner let the clock run out: the bot (or robot) partner answers for the side.
+            seat = next(s for s in acting if s in machines)
         else:
-            seat, level, actor = due, AUTOPLAY_LEVEL, "clock"
+            seat = due
+        if seat in machines:
+            level, actor = machines[seat], "bot" if bots[seat] else "robot"
+        else:
+            level, actor = AUTOPLAY_LEVEL, "clock"
         rng = random.Random(f"{match.pk}:{match.version}:{seat}")
         view = engine.seat_view(state, seat)
         action = clock_action(view, rng) if actor == "clock" else choose_action(level, view, rng)
         new_state, events = engine.apply(state, seat, action)
-        if not bots[due]:
+        if due not in machines:
             # A person let the clock run out (the table or their bot partner acts for them).
             match.missed_turns += 1
             if match.missed_turns >= settings.GAMES_ABANDON_AFTER_MISSED_TURNS:
-                abandon_match(match, due, reason="missed_turns", now=now)
-                return match
+                if not presence.tracked(match):
+                    abandon_match(match, due, reason="missed_turns", now=now)
+                    return match
+                # A room's match goes on for the others: the person has left, a robot plays for them
+                # from the next turn (docs/decisions.md, "Rooms, part 2").
+                presence.mark_left(match, due, now, reason="missed_turns")
+                match.missed_turns = 0
         if actor == "clock":
             events = [{"type": "clock_ran_out", "seat": seat}, *events]
             match.timed_out_seat, match.timed_out_version = seat, match.version + 1

@@ -24,14 +24,18 @@ and the callers decide (a move is already stored; sockets re-read a quiet table 
 from __future__ import annotations
 
 import asyncio
+import logging
 from dataclasses import dataclass, fields
 
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 from games import engine
 
 from .models import Match
 
+log = logging.getLogger(__name__)
 # Long enough for a Redis round trip under load, short enough that a dead Redis does not hold a
 # socket's handler or the sweeper (an unreachable host would otherwise wait for TCP's timeout).
 LAYER_TIMEOUT_S = 1.0
@@ -64,6 +68,10 @@ class TableUpdate:
     timed_out_seat: int | None
     timed_out_version: int | None
     over: bool
+    # Who is at a room's table (games.presence): seats away, played by a robot, left.
+    away_seats: tuple[int, ...] = ()
+    robot_seats: tuple[int, ...] = ()
+    left_seats: tuple[int, ...] = ()
 
     @classmethod
     def from_message(cls, table: dict) -> TableUpdate:
@@ -86,19 +94,31 @@ def seat_updates(match: Match, state: engine.MatchState | None = None) -> dict[i
     state = state if state is not None else engine.from_json(match.state)
     deadline_ts = match.deadline.timestamp() if match.deadline is not None else None
     over = match.status != Match.Status.ACTIVE
+    away = tuple(sorted(int(s) for s in match.away_since))
     return {
         seat: TableUpdate(
             version=match.version,
-            view=engine.seat_view(state, seat),
+            view=seat_view_of(match, state, seat),
             deadline_ts=deadline_ts,
             deadline_seat=match.deadline_seat,
             timed_out_seat=match.timed_out_seat,
             timed_out_version=match.timed_out_version,
             over=over,
+            away_seats=away,
+            robot_seats=tuple(match.robot_seats),
+            left_seats=tuple(match.left_seats),
         )
         for seat, bot in enumerate(match.seat_bots)
         if not bot
     }
+
+
+def seat_view_of(match: Match, state: engine.MatchState, seat: int) -> dict:
+    """The engine's view for a person's seat; while a robot plays it (away, or left) it offers no action."""
+    view = engine.seat_view(state, seat)
+    if seat in match.robot_seats:
+        view = {**view, "legal_actions": []}
+    return view
 
 
 async def publish_move(match: Match, state: engine.MatchState | None = None) -> None:
@@ -127,3 +147,16 @@ async def send_to_group(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is not None:
         await asyncio.wait_for(layer.group_send(group, message), LAYER_TIMEOUT_S)
+
+
+def publish_after_commit(match: Match) -> None:
+    """From a request (sync code, no event loop of its own): `publish_move` once stored; a failure is
+    logged, the change is committed and every socket re-reads a quiet table."""
+
+    def send() -> None:
+        try:
+            async_to_sync(publish_move)(match)
+        except Exception:
+            log.exception("could not publish version %s of match %s", match.version, match.pk)
+
+    transaction.on_commit(send)

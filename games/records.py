@@ -47,6 +47,7 @@ def match_records(
                 won=won,
                 events=events,
                 tournament_won=tournament_won and won,
+                left=seat.left_at is not None,
             )
         )
     return records

@@ -24,9 +24,37 @@ from stats.selectors import earned_in
 from . import presentation as p
 from . import selectors
 from .models import Match, Seat, Tournament
+from .publishing import seat_view_of
 
 # The fragments pushed after every move, in the order they are sent.
 REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status", "announce")
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Who is at a room's table now (games.presence): the seats away, played by a robot, left.
+    Empty for other matches. Changes during a match, so it travels with every push."""
+
+    away: tuple[int, ...] = ()
+    robots: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, match: Match) -> Presence:
+        return cls(tuple(sorted(int(s) for s in match.away_since)), tuple(match.robot_seats), tuple(match.left_seats))
+
+    def state_of(self, seat: SeatFacts) -> str:
+        """bot, left (a robot finishes for them), robot (away; a robot plays for now), away, or person (here)."""
+        if seat.is_bot:
+            return "bot"
+        if seat.number in self.left:
+            return "left"
+        if seat.number in self.robots:
+            return "robot"
+        return "away" if seat.number in self.away else "person"
+
+
+NOBODY_AWAY = Presence()
 
 
 @dataclass(frozen=True)
@@ -63,7 +91,7 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
 def viewer_view(match: Match, seat_number: int | None) -> dict:
     """The engine's view of the match for this seat (None: a spectator)."""
     state = engine.from_json(match.state)
-    view = engine.seat_view(state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    view = seat_view_of(match, state, seat_number) if seat_number is not None else engine.spectator_view(state)
     if match.status == Match.Status.ABANDONED:
         # The engine does not know the match was abandoned (a player left or stopped playing): nobody
         # acts any more, and the result is the one decided then (games.moves.abandon_match).
@@ -104,9 +132,13 @@ def scoreboard_context(
     }
 
 
-def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
-    """`_seats.html`: the other seats around the felt, with their card backs."""
-    return {"others": [pl for pl in _players(view, seats) if not pl["is_me"]], "deck": deck}
+def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict, presence: Presence = NOBODY_AWAY) -> dict:
+    """`_seats.html`: the other seats around the felt, with their card backs and who plays each
+    (a person here or away, a bot, a robot for a person away or gone)."""
+    others = [
+        {**pl, "presence": presence.state_of(seats[pl["number"]])} for pl in _players(view, seats) if not pl["is_me"]
+    ]
+    return {"others": others, "deck": deck}
 
 
 def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
@@ -215,10 +247,12 @@ def status_context(
     prize: tuple[int, int] | None = None,
     room_match: bool = False,
     achievements: list[dict] | None = None,
+    presence: Presence = NOBODY_AWAY,
     reward_note: str = "",
     again_url: str = "",
 ) -> dict:
-    """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result.
+    """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result,
+    the robots playing for people away or gone (a room's match).
 
     A room's match ends with "Play again" with the same people (`again_url`, the rooms app's page) and
     the way back to the rooms, not the Play page against the AI. `reward_note` says why a result
@@ -256,7 +290,14 @@ def status_context(
     if timed_out_version is not None and version - timed_out_version < view["seats"]:
         timed_out = names[timed_out_seat]
     # The countdown is for people; an AI seat's short delay is not a clock worth showing.
-    counting_down = deadline and acting and deadline_seat is not None and not seats[deadline_seat].is_bot
+    counting_down = (
+        deadline
+        and acting
+        and deadline_seat is not None
+        and not seats[deadline_seat].is_bot
+        and deadline_seat not in presence.robots
+    )
+    me = view["seat"]
     return {
         "version": version,
         "result": result,
@@ -271,6 +312,11 @@ def status_context(
         "room_match": room_match,
         "again_url": again_url if result else "",
         "tournament_url": _tournament_url(tournament_public_id),
+        # "Robot playing for NAME" (seed 002): the others see who stands in for whom; the viewer who left
+        # is told their seat is the robot's now.
+        "robot_for": [{"seat": s, "name": names[s]} for s in presence.robots if s != me] if not result else [],
+        "viewer_left": me is not None and me in presence.left,
+        "viewer_robot": me is not None and me in presence.robots and me not in presence.left and not result,
     }
 
 
@@ -347,12 +393,21 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         prize=prize,
         achievements=achievements,
         room_match=match.kind == Match.Kind.ROOM,
+        presence=Presence.of(match),
         reward_note=note,
-        # A finished room match offers to play again with the same people (the rooms app's page).
-        again_url=reverse("rooms:again", kwargs={"public_id": match.public_id})
-        if match.kind == Match.Kind.ROOM and match.status in (Match.Status.FINISHED, Match.Status.ANNULLED)
-        else "",
+        again_url=_again_url(match, me),
     )
+
+
+def _again_url(match: Match, me: int | None) -> str:
+    """A finished room match offers its people to play again together (the rooms app's page), unless
+    someone left it: then they are not "the same people" any more."""
+    over = (Match.Status.FINISHED, Match.Status.ANNULLED)  # an annulled match too (issue 12)
+    if match.kind != Match.Kind.ROOM or match.status not in over or me is None:
+        return ""
+    if any(seat.left_at is not None for seat in selectors.seats_at(match)):
+        return ""
+    return reverse("rooms:again", kwargs={"public_id": match.public_id})
 
 
 def tournament_facts(match: Match) -> tuple[int | None, str | None]:
@@ -375,6 +430,7 @@ def contexts_for(
     prize: tuple[int, int] | None = None,
     achievements: list[dict] | None = None,
     room_match: bool = False,
+    presence: Presence = NOBODY_AWAY,
     reward_note: str = "",
     again_url: str = "",
 ) -> dict[str, dict]:
@@ -386,7 +442,7 @@ def contexts_for(
         "scoreboard": scoreboard_context(
             view, seats, tournament_stage=tournament_stage, tournament_public_id=tournament_public_id
         ),
-        "seats": seats_context(view, seats, deck=deck),
+        "seats": seats_context(view, seats, deck=deck, presence=presence),
         "trick": trick_context(view, seats, deck=deck),
         "hand": hand_context(view, seats, version=version, deck=deck),
         "actions": actions_context(view, seats, version=version),
@@ -406,6 +462,7 @@ def contexts_for(
             reward_note=reward_note,
             again_url=again_url,
             achievements=achievements,
+            presence=presence,
         ),
         "announce": announce_context(view, seats),
     }
@@ -419,6 +476,10 @@ def page_context(match: Match, seats: list[Seat], seat_number: int) -> dict:
     fragments["message"] = render_fragment("message", message_context(""))
     return {
         "match": match,
+        # A room's person may leave the match (games.presence.leave_match): the page's button.
+        "can_leave": match.kind == Match.Kind.ROOM
+        and match.status == Match.Status.ACTIVE
+        and seat_number not in match.left_seats,
         "seat_count": view["seats"],
         "variant": view["rules"]["variant"],
         "deck": deck,

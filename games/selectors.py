@@ -48,10 +48,11 @@ def reward_note(match: Match, seats: list[Seat] | None = None) -> str:
     if match.kind != Match.Kind.ROOM:
         return ""
     seats = list(match.seats.all()) if seats is None else seats
-    people = [seat for seat in seats if seat.is_human]
-    if any(left_before_the_end(match, seat) for seat in people):
+    # Any seat with `left_at` (a seat a robot now plays was a person's): bots never leave.
+    if any(left_before_the_end(match, seat) for seat in seats):
         return NO_REWARD_PLAYER_LEFT
-    addresses = [seat.ip_address for seat in people if seat.ip_address]
+    # Only people's seats carry an address (a room copies it from the seat taken); bots have none.
+    addresses = [seat.ip_address for seat in seats if seat.ip_address]
     if len(addresses) != len(set(addresses)):
         return NO_POINTS_SAME_ADDRESS
     return ""

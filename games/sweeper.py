@@ -6,24 +6,31 @@ or the match was started by a page and nobody has connected yet): deadlines live
 database, so a restart or a second process loses nothing. It leaves alone a match overdue by
 less than `SWEEPER_GRACE_S`, whose timer is about to fire; row locks with skip_locked and the
 version check keep two processes from acting on one match at once.
+
+The same per-process machinery keeps a room's presence (`games.presence`): `presence_forever`
+refreshes this process's sockets' rows every `GAMES_PRESENCE_HEARTBEAT_S` and, every
+`GAMES_PRESENCE_CHECK_S`, makes the presence changes due in any room's match (away, a robot, left),
+publishes them and times the new deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
-from . import db, timers
+from . import db, presence, timers
 from .moves import play_due_seat_safely
 from .publishing import publish_move
 from .selectors import due_match_ids
 
 log = logging.getLogger(__name__)
 _task: asyncio.Task | None = None
+_presence_task: asyncio.Task | None = None
 
 
 def interval() -> float:
@@ -64,14 +71,60 @@ async def sweep_once(now=None) -> int:
     return len(match_ids)
 
 
+async def presence_forever() -> None:
+    beat_every = getattr(settings, "GAMES_PRESENCE_HEARTBEAT_S", 8.0)
+    last_beat = last_cleanup = time.monotonic()
+    while True:
+        await asyncio.sleep(getattr(settings, "GAMES_PRESENCE_CHECK_S", 2.0))
+        beat = time.monotonic() - last_beat >= beat_every
+        if beat:
+            last_beat = time.monotonic()
+        await presence_once(heartbeat=beat)
+        if time.monotonic() - last_cleanup >= 60:
+            last_cleanup = time.monotonic()
+            try:
+                await db.write(presence.forget_finished)()
+            except Exception:
+                log.exception("could not forget old table sockets")
+
+
+async def presence_once(now=None, *, heartbeat: bool = True) -> int:
+    """Refresh this process's sockets (if `heartbeat`), then make and publish the presence changes due;
+    returns how many matches changed."""
+    if heartbeat:
+        try:
+            await db.write(presence.heartbeat)(dict(presence.live_sockets))
+        except Exception:  # the rows go stale; the next beat refreshes them
+            log.exception("could not refresh this process's table sockets")
+    try:
+        match_ids = await db.read(presence.check_candidates)(now)
+    except Exception:
+        log.exception("could not read the rooms' matches for presence")
+        return 0
+    changed = 0
+    for pk in match_ids:
+        match = await db.write(presence.settle_safely)(pk, now)
+        if match is None:
+            continue
+        changed += 1
+        try:
+            await publish_move(match)
+        except Exception:  # stored; sockets re-read a quiet table
+            log.exception("could not publish version %s of match %s", match.version, pk)
+        timers.schedule_after(match)
+    return changed
+
+
 def ensure_started() -> None:
-    """Start the loop once per process, on the running event loop (daphne has no startup hook)."""
-    global _task
+    """Start the loops once per process, on the running event loop (daphne has no startup hook)."""
+    global _task, _presence_task
     if not getattr(settings, "SWEEPER_ENABLED", True):
         return
     loop = asyncio.get_running_loop()
     if _task is None or _task.done() or _task.get_loop() is not loop:
         _task = loop.create_task(run_forever())
+    if _presence_task is None or _presence_task.done() or _presence_task.get_loop() is not loop:
+        _presence_task = loop.create_task(presence_forever())
 
 
 class StartSweeper:

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.play, name="play"),
     path("m/<public_id:public_id>/", views.table, name="table"),
     path("history/", views.history, name="history"),
+    path("m/<public_id:public_id>/leave/", views.leave, name="leave"),
     path("m/<public_id:public_id>/replay/", views.replay, name="replay"),
     path("tournament/<public_id:public_id>/", views.tournament, name="tournament"),
 ]

@@ -12,12 +12,14 @@ from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from . import rendering, selectors
 from .forms import PlayForm, last_options, remember_options
 from .match_limits import StartRefused, check_can_start, count_start
 from .models import Match, Tournament
+from .presence import LeaveRefused, leave_match
+from .publishing import publish_after_commit
 from .replay import replay_steps
 from .seating import guest_tokens, remember_guest_seat, seat_for
 from .starting import create_match, seat_plans_against_ai
@@ -78,6 +80,28 @@ def table(request, public_id: str):
         raise Http404(_("This is not your match."))
     context = rendering.page_context(match, selectors.seats_at(match), seat.number)
     return render(request, "games/table.html", context)
+
+
+@require_POST
+def leave(request, public_id: str):
+    """ "Leave match" (a room's match), confirmed on the table page: a robot plays the seat to the end."""
+    match = get_object_or_404(Match, public_id=public_id)
+    seat = seat_for(match, request.user, request.session)
+    if seat is None:
+        raise Http404(_("This is not your match."))
+    if request.POST.get("confirm") != "1":
+        messages.error(request, _("Confirm that you want to leave the match."))
+        return redirect("games:table", public_id=public_id)
+    try:
+        left = leave_match(public_id, seat.number)
+    except LeaveRefused as refused:
+        messages.error(request, refused.message)
+        return redirect("games:table", public_id=public_id)
+    # The other seats see the robot take over; the deadline in the row (a robot's short delay) is
+    # met by the sweeper, as this request has no timers (docs/decisions.md, "Rooms, part 2").
+    publish_after_commit(left)
+    messages.success(request, _("You left the match. A robot plays your seat to the end."))
+    return redirect("rooms:lobby")
 
 
 @login_required

@@ -60,7 +60,14 @@ def decline(user, public_id: str) -> PlayAgain:
 
 
 def _locked_offer(user, public_id: str) -> tuple[Room, PlayAgain, list[RoomSeat]]:
-    room = Room.objects.select_for_update().select_related("match").filter(match__public_id=str(public_id)).first()
+    # Only the room row is locked (`of`): the match row belongs to the move service and the sweeper,
+    # and answering "play again" must not wait on them.
+    room = (
+        Room.objects.select_for_update(of=("self",))
+        .select_related("match")
+        .filter(match__public_id=str(public_id))
+        .first()
+    )
     if room is None:
         raise RoomRefused("no_such_room", _("There is no room at this link."))
     people = list(room.room_seats.filter(left_at__isnull=True).select_related("user").order_by("number"))

@@ -20,7 +20,7 @@ from django.utils.html import escape, format_html
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.models import Match
+from games.models import Match, RewardSettings
 from games.views import client_address
 
 from . import again as again_service
@@ -50,6 +50,7 @@ def lobby(request):
         "lobby": rendering.lobby_rooms_context(rooms, my_room=my_room, signed_in=request.user.is_authenticated),
         "my_room": my_room,
         "price": RoomSettings.current().entry_blue_coins,
+        "rewards": RewardSettings.current(),
         "socket_query": request.GET.urlencode(),
     }
     return render(request, "rooms/lobby.html", context)
@@ -75,7 +76,10 @@ def create(request):
         else:
             return redirect("rooms:room", code=room.code)
     return render(
-        request, "rooms/create.html", {"form": form, "price": RoomSettings.current().entry_blue_coins}, status=200
+        request,
+        "rooms/create.html",
+        {"form": form, "price": RoomSettings.current().entry_blue_coins, "rewards": RewardSettings.current()},
+        status=200,
     )
 
 

@@ -28,6 +28,7 @@ class MatchRecord:
     won: bool
     events: list[dict] = field(default_factory=list)
     tournament_won: bool = False  # this match was the final of a tournament the player won
+    left: bool = False  # the player left before the end (a room's match: a robot finished it for them)
 
 
 def _zap(card: str | None, manilha_rank: str | None, variant: str) -> bool:
@@ -53,6 +54,7 @@ def match_counters(record: MatchRecord) -> dict[str, int]:
         f"seats:{record.seats}:played": 1,
         f"seats:{record.seats}:won": int(record.won),
         "tournaments_won": int(record.tournament_won),
+        "abandoned": int(record.left),
     }
 
     def add(key: str, n: int = 1) -> None:

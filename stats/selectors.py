@@ -72,6 +72,8 @@ def statistics_page(user) -> dict:
             "best_streak": stats.best_streak,
             "current_streak": stats.current_streak,
             "tournaments_won": c.get("tournaments_won", 0),
+            # Room matches the player left, or stayed away from past the grace period (a robot finished).
+            "abandoned": c.get("abandoned", 0),
         },
         "by_mode": by_mode,
         "by_variant": by_variant,

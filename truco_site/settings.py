@@ -177,6 +177,18 @@ GAMES_MAX_ACTIVE_MATCHES = int(os.environ.get("GAMES_MAX_ACTIVE_MATCHES", "3"))
 GAMES_STARTS_PER_IP = int(os.environ.get("GAMES_STARTS_PER_IP", "10"))
 GAMES_STARTS_WINDOW_S = int(os.environ.get("GAMES_STARTS_WINDOW_S", "600"))
 GAMES_ABANDON_AFTER_MISSED_TURNS = int(os.environ.get("GAMES_ABANDON_AFTER_MISSED_TURNS", "3"))
+# Presence at a room's table (games/presence.py, docs/decisions.md "Rooms, part 2"): each process
+# refreshes its sockets' rows every HEARTBEAT_S; a seat with no row seen within STALE_S is away
+# (checked every CHECK_S), so a dead process's people are away within STALE_S + CHECK_S (< 30 s).
+# A robot plays an away seat after ROBOT_AFTER_AWAY_S; away past LEAVE_AFTER_AWAY_S is leaving.
+GAMES_PRESENCE_HEARTBEAT_S = float(os.environ.get("GAMES_PRESENCE_HEARTBEAT_S", "8"))
+GAMES_PRESENCE_STALE_S = float(os.environ.get("GAMES_PRESENCE_STALE_S", "25"))
+GAMES_PRESENCE_CHECK_S = float(os.environ.get("GAMES_PRESENCE_CHECK_S", "2"))
+# A closed socket keeps its seat present this long (a reload is not "away").
+GAMES_PRESENCE_RELOAD_S = float(os.environ.get("GAMES_PRESENCE_RELOAD_S", "3"))
+GAMES_ROBOT_AFTER_AWAY_S = float(os.environ.get("GAMES_ROBOT_AFTER_AWAY_S", "15"))
+GAMES_LEAVE_AFTER_AWAY_S = float(os.environ.get("GAMES_LEAVE_AFTER_AWAY_S", "180"))
+GAMES_ROBOT_LEVEL = os.environ.get("GAMES_ROBOT_LEVEL", "medium")
 
 # --- Channel layer --------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -5,6 +5,7 @@ person without blue coins ends it for all and charges nobody; bad answers are re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django.utils import translation
 
@@ -17,16 +18,7 @@ from shop import wallet
 from shop.models import LedgerEntry
 from tests.support.matches import win_match_for
 from tests.support.rooms import blue, options
-
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _in_english():
-    """Messages built outside a request are worded in the active language: English here (the site's
-    default is Brazilian Portuguese, and these strings now have their translation)."""
-    with translation.override("en"):
-        yield
+from tests.support.threads import run_in_threads
 
 
 @pytest.fixture
@@ -43,13 +35,21 @@ def finished(person):
     return room, ana, bia
 
 
+class Refusal:
+    def __init__(self, code, message):
+        self.code, self.message = code, message
+
+
 def refused(code, func, *args, **kwargs):
-    with pytest.raises(RoomRefused) as caught:
+    """The refusal's code, and its message as an English page shows it (the site's default is pt-BR)."""
+    with translation.override("en"), pytest.raises(RoomRefused) as caught:
         func(*args, **kwargs)
     assert caught.value.code == code, caught.value
-    return caught.value
+    with translation.override("en"):
+        return Refusal(code, str(caught.value.message))
 
 
+@pytest.mark.django_db
 def test_when_everyone_says_yes_a_new_match_starts_with_the_same_seats_and_charges_each_again(finished):
     room, ana, bia = finished
     public_id = room.match.public_id
@@ -80,6 +80,7 @@ def test_when_everyone_says_yes_a_new_match_starts_with_the_same_seats_and_charg
     assert go.status == PlayAgain.Status.STARTED and go.new_match_public_id == match.public_id
 
 
+@pytest.mark.django_db
 def test_saying_yes_twice_is_refused_and_changes_nothing(finished):
     room, ana, bia = finished
     again.accept(ana, room.match.public_id)
@@ -90,6 +91,7 @@ def test_saying_yes_twice_is_refused_and_changes_nothing(finished):
     assert Room.objects.count() == 2 and (blue(ana), blue(bia)) == (3, 3)
 
 
+@pytest.mark.django_db
 def test_a_no_ends_it_for_everyone_and_charges_nobody(finished, client):
     room, ana, bia = finished
     again.accept(ana, room.match.public_id)
@@ -102,6 +104,7 @@ def test_a_no_ends_it_for_everyone_and_charges_nobody(finished, client):
     assert "Bia chose not to play again." in html.content.decode()
 
 
+@pytest.mark.django_db
 def test_after_the_time_runs_out_a_yes_is_refused_and_nobody_is_charged(finished, settings):
     room, ana, bia = finished
     again.accept(ana, room.match.public_id)
@@ -113,6 +116,7 @@ def test_after_the_time_runs_out_a_yes_is_refused_and_nobody_is_charged(finished
     assert Room.objects.count() == 1 and (blue(ana), blue(bia)) == (4, 4)
 
 
+@pytest.mark.django_db
 def test_the_time_counts_from_the_end_of_the_match(finished, settings):
     room, ana, _bia = finished
     settings.ROOMS_PLAY_AGAIN_S = 60
@@ -123,6 +127,7 @@ def test_the_time_counts_from_the_end_of_the_match(finished, settings):
     assert PlayAgainAnswer.objects.count() == 0
 
 
+@pytest.mark.django_db
 def test_someone_without_blue_coins_is_refused_with_a_link_to_the_shop(finished, client):
     room, ana, bia = finished
     wallet.change_balance(bia, wallet.BLUE_COINS, -blue(bia), reason="admin_adjustment")
@@ -130,13 +135,14 @@ def test_someone_without_blue_coins_is_refused_with_a_link_to_the_shop(finished,
     response = client.post(
         reverse("rooms:again_accept", kwargs={"public_id": room.match.public_id}),
         HTTP_HX_REQUEST="true",
-        HTTP_ACCEPT_LANGUAGE="en",  # the message is worded in the language of the request that failed
+        HTTP_ACCEPT_LANGUAGE="en",
     )
     page = client.get(response["HX-Redirect"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Playing again costs 1 blue coins and you have 0." in page and reverse("shop:index") in page
     assert PlayAgainAnswer.objects.count() == 0 and blue(ana) == 4
 
 
+@pytest.mark.django_db
 def test_spending_the_blue_coins_before_the_last_yes_ends_it_and_charges_nobody(finished):
     room, ana, bia = finished
     again.accept(ana, room.match.public_id)
@@ -150,9 +156,11 @@ def test_spending_the_blue_coins_before_the_last_yes_ends_it_and_charges_nobody(
 
 
 def selectors_text(room):
-    return again_ended_text(selectors.play_again_facts(room))
+    with translation.override("en"):
+        return again_ended_text(selectors.play_again_facts(room))
 
 
+@pytest.mark.django_db
 def test_a_match_a_player_left_is_not_played_again(finished):
     room, ana, _bia = finished
     Seat.objects.filter(match=room.match, number=1).update(left_at=room.match.finished_at - timedelta(seconds=9))
@@ -160,6 +168,7 @@ def test_a_match_a_player_left_is_not_played_again(finished):
     assert selectors.play_again_facts(room) is None
 
 
+@pytest.mark.django_db
 def test_only_the_rooms_people_answer_and_only_after_the_end(finished, person):
     room, ana, bia = finished
     refused("not_in_room", again.accept, person("Caio"), room.match.public_id)
@@ -170,6 +179,7 @@ def test_only_the_rooms_people_answer_and_only_after_the_end(finished, person):
     refused("match_not_over", again.accept, other.chief, other.match.public_id)
 
 
+@pytest.mark.django_db
 def test_the_play_again_page_lists_who_said_yes_and_the_table_offers_it(finished, client):
     room, ana, bia = finished
     again.accept(bia, room.match.public_id)
@@ -184,6 +194,7 @@ def test_the_play_again_page_lists_who_said_yes_and_the_table_offers_it(finished
     assert reverse("rooms:again", kwargs={"public_id": room.match.public_id}) in table
 
 
+@pytest.mark.django_db
 def test_declining_through_the_page_sends_to_the_lobby_saying_why(finished, client):
     room, ana, bia = finished
     client.force_login(ana)
@@ -193,3 +204,23 @@ def test_declining_through_the_page_sends_to_the_lobby_saying_why(finished, clie
     page = client.get(reverse("rooms:again", kwargs={"public_id": room.match.public_id}), HTTP_ACCEPT_LANGUAGE="en")
     text = page.content.decode()
     assert "Ana chose not to play again." in text and "data-room-go" in text and "again=" in text
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="SQLite serialises every writer with one file lock: no row-lock race"
+)
+def test_four_yeses_at_once_start_one_new_match_and_charge_each_once(person):
+    people = [person(name) for name in ("Ana", "Bia", "Caio", "Dani")]
+    room = services.create_room(people[0], options(seats=4))
+    for other in people[1:]:
+        services.join_room(other, room.code)
+    room.refresh_from_db()
+    win_match_for(room.match, side=0)
+    public_id = room.match.public_id
+    results, errors = run_in_threads(4, lambda n: again.accept(people[n], public_id))
+    assert errors == [] and len(results) == 4
+    assert Room.objects.count() == 2 and Match.objects.count() == 2
+    new = Room.objects.exclude(pk=room.pk).get()
+    assert new.status == Room.Status.STARTED and RoomSeat.objects.filter(room=new).count() == 4
+    assert [blue(p) for p in people] == [3, 3, 3, 3]

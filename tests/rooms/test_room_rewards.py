@@ -91,6 +91,7 @@ def test_nobody_is_rewarded_when_a_player_left_before_the_end(person):
     assert reward_amounts(match, won=True) == (0, 0) and reward_note(match) == "player_left"
     status = pushed_fragments(match, 0)["status"]
     assert 'data-reward-note="player_left"' in status and "data-rewards " not in status
+    assert 'data-action="play-again-room"' not in status  # not the same people any more
 
 
 @pytest.mark.django_db
@@ -216,3 +217,25 @@ def test_two_settles_at_once_pay_each_person_exactly_once(person, monkeypatch):
     assert coins_without_achievements(ana) - before[ana] == 50 and rank_points(ana) == 5
     assert coins_without_achievements(bia) - before[bia] == 10 and rank_points(bia) == 2
     assert LedgerEntry.objects.filter(reason="match_reward").count() == 2
+
+
+@pytest.mark.django_db
+def test_the_lobby_and_the_create_page_say_what_a_room_pays_from_the_staff_settings(client, person):
+    amounts = {"room_win_coins": 60, "room_win_rank_points": 6, "room_loss_coins": 12, "room_loss_rank_points": 3}
+    RewardSettings.objects.update_or_create(pk=1, defaults=amounts)
+    client.force_login(person("Ana"))
+    for url in (reverse("rooms:lobby"), reverse("rooms:create")):
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        assert "A competitive room pays 60 coins and 6 rank points for a win, 12 coins and 3 rank points" in html
+        assert "nothing to anyone if a player leaves before the end" in html
+        assert "Practice rooms pay nothing." in html
+
+
+@pytest.mark.django_db
+def test_staff_edit_the_room_rewards_beside_the_other_reward_settings(admin_client):
+    RewardSettings.current()
+    html = admin_client.get(reverse("admin:games_rewardsettings_change", args=[1])).content.decode()
+    assert 'name="single_win_coins"' in html and 'name="tournament_win_coins"' in html
+    for field in ("room_win_coins", "room_win_rank_points", "room_loss_coins", "room_loss_rank_points"):
+        assert f'name="{field}"' in html
+    assert "Sala competitiva (pessoas)" in html  # the admin speaks the site's default language

@@ -1,0 +1,102 @@
+"""Real Chromium, two accounts at a room's table: one closes her tab, the other sees her away, then a robot
+playing for her at the AI's speed; she opens the table again and plays her own turn; then she leaves the
+match through the confirmation and the other sees a robot finishing for her (issue 11 items 7-8)."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games import engine
+from games.models import Match, MatchEvent, Seat
+from shop import wallet
+from tests.support.browser import sign_in
+from tests.support.rooms import everyone_arrived, started_room_match
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def quick_robot(settings, fast_ai):
+    """Set before `live_daphne` forks: away at once on a closed tab, a robot 2 s later, checked twice a second."""
+    settings.GAMES_PRESENCE_RELOAD_S = 0
+    settings.GAMES_PRESENCE_CHECK_S = 0.5
+    settings.GAMES_ROBOT_AFTER_AWAY_S = 2
+
+
+def take_my_turn(page: Page) -> bool:
+    """Accept a raise, play a hand of eleven, else play the first card, if this page may act."""
+    for selector in ("#actions [data-action=accept]", "#actions [data-action=play-hand]", "#hand [data-card]"):
+        control = page.locator(selector).first
+        if control.count() and control.is_visible() and control.is_enabled():
+            version = page.locator("#status").get_attribute("data-version")
+            control.click()
+            expect(page.locator("#status")).not_to_have_attribute("data-version", version, timeout=10000)
+            return True
+    return False
+
+
+def test_a_closed_tab_shows_away_then_a_robot_plays_then_reopening_takes_the_seat_back_then_leaving(
+    quick_robot, live_daphne, browser, make_user
+):
+    ana, bia = make_user("Sumida"), make_user("Fiel")
+    for user in (ana, bia):
+        wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
+    match = started_room_match([ana, bia], arrived=False)  # nobody is away while the pages open
+    ana_seat = Seat.objects.get(match=match, user=ana).number
+    url = f"{live_daphne.url}/play/m/{match.public_id}/"
+    contexts = [browser.new_context(locale="en") for _ in range(2)]
+    for context, user in zip(contexts, (ana, bia), strict=True):
+        sign_in(context, live_daphne, user)
+    ana_page, bia_page = (context.new_page() for context in contexts)
+    for page in (ana_page, bia_page):
+        page.goto(url)
+        expect(page.locator("#hand .card")).to_have_count(3)
+    her_seat = bia_page.locator(f"#seats [data-seat='{ana_seat}'] [data-presence]")
+    expect(her_seat).to_have_attribute("data-presence", "person")
+    everyone_arrived(match)
+
+    # Ana's tab closes: Bia sees her away, then a robot playing for her.
+    ana_page.close()
+    expect(her_seat).to_have_attribute("data-presence", "away", timeout=10000)
+    expect(bia_page.locator(f"#status [data-robot-playing='{ana_seat}']")).to_have_text(
+        "Robot playing for Sumida", timeout=10000
+    )
+    expect(her_seat).to_have_text("away · robot playing")
+    # Bia plays; the robot answers for Ana at the AI's speed (no 99 s clock runs out).
+    for _ in range(60):
+        if MatchEvent.objects.filter(match=match, actor="robot", seat=ana_seat).exists():
+            break
+        if not take_my_turn(bia_page):
+            bia_page.wait_for_timeout(100)
+    assert MatchEvent.objects.filter(match=match, actor="robot", seat=ana_seat).exists()
+    assert not MatchEvent.objects.filter(match=match, actor="clock").exists()
+
+    # Ana comes back (a new tab): the current table, and the seat is hers from the next action.
+    ana_page = contexts[0].new_page()
+    ana_page.goto(url)
+    expect(ana_page.locator("#status[data-version]")).to_be_visible()
+    expect(her_seat).to_have_attribute("data-presence", "person", timeout=10000)
+    expect(bia_page.locator("#status [data-robot-playing]")).to_have_count(0)
+    match.refresh_from_db()
+    assert match.robot_seats == [] and match.away_since == {}
+    for _ in range(60):
+        if MatchEvent.objects.filter(match=match, actor="player", seat=ana_seat, version__gt=match.version).exists():
+            break
+        if not (take_my_turn(ana_page) or take_my_turn(bia_page)):
+            ana_page.wait_for_timeout(100)
+    assert MatchEvent.objects.filter(match=match, actor="player", seat=ana_seat, version__gt=match.version).exists()
+
+    # Leaving asks first; confirmed, Ana is in the lobby and a robot finishes the match for her.
+    ana_page.click("[data-action=leave-match]")
+    expect(ana_page.locator("[data-leave-match] form")).to_contain_text("A robot plays your seat to the end")
+    ana_page.click("[data-action=confirm-leave]")
+    expect(ana_page).to_have_url(re.compile(r"/rooms/$"))
+    expect(ana_page.locator(".messages")).to_contain_text("You left the match.")
+    expect(her_seat).to_have_attribute("data-presence", "left", timeout=10000)
+    expect(bia_page.locator(f"#status [data-robot-playing='{ana_seat}']")).to_be_visible()
+    assert Seat.objects.get(match=match, user=ana).left_at is not None
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE and engine.from_json(match.state) is not None
+    for context in contexts:
+        context.close()
