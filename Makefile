@@ -7,7 +7,7 @@ PORT   ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest bench-render rebuild-stats seed-leaderboards bench-leaderboards clean
+.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest loadtest-rooms bench-render bench-layer rebuild-stats seed-leaderboards bench-leaderboards clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -69,6 +69,13 @@ URL     ?= http://$(HOST):$(PORT)
 LOADTEST_ARGS ?=
 loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real sockets, beside the floor; needs `BENCH_ROUTES=1 make run` in another terminal (same DATABASE_URL)
 	$(PY) manage.py loadtest_table --players $(PLAYERS) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
+
+TABLES ?= 50
+loadtest-rooms: venv ## TABLES=50 SECONDS=30 [URL=..,..] rooms of four people playing each other (action → all four seats updated), beside the floor; needs `BENCH_ROUTES=1 make run`
+	$(PY) manage.py loadtest_rooms --tables $(TABLES) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
+
+bench-layer: venv ## the in-memory channel layer's cost per message at 40/200/400 sockets, Channels' stock sweep vs the throttled one
+	$(PY) manage.py bench_channel_layer
 
 bench-render: venv ## what one table socket spends per update: database + every fragment (before) vs the published move's changed fragments
 	$(PY) manage.py bench_table_render

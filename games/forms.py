@@ -57,6 +57,7 @@ class PlayForm(forms.Form):
             (BotLevel.EASY, BotLevel.EASY.label),
             (BotLevel.MEDIUM, BotLevel.MEDIUM.label),
             (BotLevel.HARD, BotLevel.HARD.label),
+            (BotLevel.EXPERT, BotLevel.EXPERT.label),
         ],
         initial=BotLevel.MEDIUM,
     )

@@ -192,6 +192,14 @@ class Report:
     urls: list[str]
     actions_sent: int = 0
     latencies: list[float] = field(default_factory=list)  # action → update, seconds
+    # People playing each other (`manage.py loadtest_rooms`): action → the last of the table's seats
+    # updated, seconds; empty against the AI (there the acting seat is the only person).
+    all_seats_latencies: list[float] = field(default_factory=list)
+    people_only: bool = False  # tables of people playing each other (no AI seats)
+    frames_received: int = 0  # every frame every player's socket received
+    # Partners answering one question (a raise, a hand of eleven) at once: the second is refused as
+    # stale by design and sees the table as it is; not an error.
+    raced: int = 0
     turn_waits: list[float] = field(default_factory=list)  # update → my turn again (AI delay + lag), seconds
     turn_wait_excess: list[float] = field(default_factory=list)  # each turn wait minus the AI's designed delays in it
     connects: list[float] = field(default_factory=list)  # open socket → snapshot, seconds
@@ -208,9 +216,15 @@ class Report:
         return self.actions_sent / self.elapsed if self.elapsed > 0 else 0.0
 
     @property
+    def frames_per_second(self) -> float:
+        return self.frames_received / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
     def p95_over_floor(self) -> float | None:
-        """The table's p95 as a multiple of the floor's p95 measured in the same run."""
-        table, floor = percentile(self.latencies, 95), percentile(self.floor_latencies, 95)
+        """The table's p95 (every seat updated, where several people play) as a multiple of the floor's
+        p95 measured in the same run."""
+        table = percentile(self.all_seats_latencies or self.latencies, 95)
+        floor = percentile(self.floor_latencies, 95)
         return table / floor if table is not None and floor else None
 
     @property
@@ -229,6 +243,10 @@ class Report:
             "actions_sent": self.actions_sent,
             "actions_per_second": round(self.actions_per_second, 2),
             "latency_ms": _rounded(summarise_ms(self.latencies)),
+            "all_seats_latency_ms": _rounded(summarise_ms(self.all_seats_latencies)),
+            "frames_received": self.frames_received,
+            "frames_per_second": round(self.frames_per_second, 1),
+            "raced": self.raced,
             "turn_wait_ms": _rounded(summarise_ms(self.turn_waits)),
             "turn_wait_over_designed_ms": _rounded(summarise_ms(self.turn_wait_excess)),
             "connect_ms": _rounded(summarise_ms(self.connects)),
@@ -271,6 +289,23 @@ def format_report(report: Report) -> str:
     ratio = d["p95_over_floor"]
     cpu = d["cpu_ms_per_action"]
     load = d["load_average"]
+    every = d["all_seats_latency_ms"]
+    seats_line = (
+        [
+            f"all seats ms       p50 {_ms(every['p50'])}  p95 {_ms(every['p95'])}  p99 {_ms(every['p99'])}  "
+            f"max {_ms(every['max'])}  (action → every seat of the table updated, n={every['count']})"
+        ]
+        if report.people_only
+        else []
+    )
+    turn_lines = [
+        f"turn wait ms       p50 {_ms(wait['p50'])}  p95 {_ms(wait['p95'])}  max {_ms(wait['max'])}  "
+        f"(update → my turn again: the AI's moves, each 500–1500 by design)",
+        f"turn wait − design p50 {_ms(over['p50'])}  p95 {_ms(over['p95'])}  "
+        f"(the same waits minus the designed delays of the AI moves in them)",
+    ]
+    if report.people_only:  # no AI to wait for, and partners may answer one question at once
+        turn_lines = [f"answers raced      {d['raced']}  (partners acted at once; the later move refused, by design)"]
     return "\n".join(
         [
             f"players            {report.players}  ({', '.join(report.urls)})",
@@ -279,10 +314,9 @@ def format_report(report: Report) -> str:
             f"actions/s          {report.actions_per_second:.1f}",
             f"latency ms         p50 {_ms(lat['p50'])}  p95 {_ms(lat['p95'])}  p99 {_ms(lat['p99'])}  "
             f"max {_ms(lat['max'])}  (action → update, n={lat['count']})",
-            f"turn wait ms       p50 {_ms(wait['p50'])}  p95 {_ms(wait['p95'])}  max {_ms(wait['max'])}  "
-            f"(update → my turn again: the AI's moves, each 500–1500 by design)",
-            f"turn wait − design p50 {_ms(over['p50'])}  p95 {_ms(over['p95'])}  "
-            f"(the same waits minus the designed delays of the AI moves in them)",
+            *seats_line,
+            f"frames/s           {report.frames_per_second:.1f}  ({report.frames_received} frames to every socket)",
+            *turn_lines,
             f"connect ms         p50 {_ms(conn['p50'])}  p95 {_ms(conn['p95'])}  max {_ms(conn['max'])}  "
             f"(socket open → snapshot, n={conn['count']})",
             f"matches finished   {report.matches_finished}",

@@ -23,13 +23,15 @@ class BotLevel(models.TextChoices):
     EASY = "easy", _("Easy")
     MEDIUM = "medium", _("Medium")
     HARD = "hard", _("Hard")
+    EXPERT = "expert", _("Expert")
 
 
 class Tournament(models.Model):
     """Four matches in a row against the AI; a loss ends it; the reward comes with the final."""
 
     # The stages in order, and the bot level each is played against: stronger bots each round,
-    # the final keeps the strongest (levels as in `games.engine.bots.BOT_LEVELS`, weakest first).
+    # the final keeps `hard` (levels as in `games.engine.bots.BOT_LEVELS`, weakest first): `expert`,
+    # the search bot, is a Play-page choice only (docs/decisions.md "AI: search bot").
     STAGES = (_("Round of 16"), _("Quarter-final"), _("Semi-final"), _("Final"))
     STAGE_BOTS = ("easy", "medium", "hard", "hard")
 

@@ -96,6 +96,20 @@ class LobbyConsumer(PushingConsumer):
 
 class RoomConsumer(PushingConsumer):
     room_pk: int | None = None
+    seated = True  # False once the viewer left or was removed: one last frame, then the socket closes
+
+    async def push(self):
+        if self.room_pk is None:
+            return  # already let go of the room (below): a push still queued sends nothing
+        await super().push()
+        if not self.seated:
+            # A removed player's old socket must not go on receiving the room (its seats, who joins):
+            # out of the room's group at once (the close handshake takes a while), then closed. The
+            # watchdog may be the caller, so it is cancelled last, or the close would be cut short.
+            room_pk, self.room_pk = self.room_pk, None
+            await self.channel_layer.group_discard(room_group(room_pk), self.channel_name)
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+            self.stop_watchdog()
 
     async def connect(self):
         self.language = language_of(self.scope)
@@ -130,12 +144,15 @@ class RoomConsumer(PushingConsumer):
     def _render(self) -> str:
         user = self.scope.get("user")
         room = Room.objects.select_related("match").get(pk=self.room_pk)
-        seated = selectors.seat_of(room, user) is not None
-        if seated and room.match is not None and room.match.status in (Match.Status.FINISHED, Match.Status.ANNULLED):
+        self.seated = selectors.seat_of(room, user) is not None
+        over = (Match.Status.FINISHED, Match.Status.ANNULLED)
+        if self.seated and room.match is not None and room.match.status in over:
             return self._render_play_again(room, user)
         with translation.override(self.language):
+            go = rendering.room_go_context(room, seated=self.seated)
+            if not self.seated:
+                return rendering.render_room_go(go, oob=True)  # the way out, and nothing of the room
             seats = rendering.room_seats_context(room, selectors.people_in(room), user)
-            go = rendering.room_go_context(room, seated=seated)
             return rendering.render_room_regions(seats, go, oob=True) + self._options(room, user)
 
     def _options(self, room: Room, user) -> str:

@@ -176,9 +176,13 @@ def render_lobby_rooms(context: dict, *, oob: bool = False) -> str:
 
 
 def render_room_regions(seats_context: dict, go_context: dict, *, oob: bool = False) -> str:
-    return render_to_string("rooms/_room_seats.html", {**seats_context, "oob": oob}) + render_to_string(
-        "rooms/_room_go.html", {**go_context, "oob": oob}
+    return render_to_string("rooms/_room_seats.html", {**seats_context, "oob": oob}) + render_room_go(
+        go_context, oob=oob
     )
+
+
+def render_room_go(go_context: dict, *, oob: bool = False) -> str:
+    return render_to_string("rooms/_room_go.html", {**go_context, "oob": oob})
 
 
 def chat_panel_context(room: Room, *, on: bool, lines: list[dict], viewer_id: int) -> dict:

@@ -271,12 +271,17 @@ def remove(request, code: str):
     return _act(request, code, lambda: services.remove_player(request.user, code, user_id))
 
 
+# Larger than any seat number or account id; a longer number would overflow the database's integer.
+POSTED_NUMBER_MAX = 2**31 - 1
+
+
 def _posted_number(request, name: str) -> int:
-    """A posted whole number; -1 (no such seat or person: the service refuses it) for anything else."""
-    try:
-        return int(request.POST.get(name, ""))
-    except ValueError:
+    """A posted whole number; -1 (no such seat or person: the service refuses it) for anything else,
+    including a number too large for the database to compare (SQLite raises OverflowError on it)."""
+    value = str(request.POST.get(name, "")).strip()
+    if not (value.isascii() and value.isdigit()) or len(value) > 10 or int(value) > POSTED_NUMBER_MAX:
         return -1
+    return int(value)
 
 
 @login_required

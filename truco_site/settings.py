@@ -206,7 +206,9 @@ if REDIS_URL:
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # Channels' in-memory layer, its expiry sweep throttled (truco_site/layers.py: it was 22 % of the
+    # server's time with 200 sockets).
+    CHANNEL_LAYERS = {"default": {"BACKEND": "truco_site.layers.ThrottledInMemoryChannelLayer"}}
 
 # --- Cache (allauth's rate limits live here, so processes must share it) ----------------------
 if REDIS_URL:

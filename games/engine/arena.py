@@ -4,17 +4,26 @@ In 4-seat games bot A holds every seat of one side and bot B the other (without 
 even seats against odd seats).  Matches alternate which bot sits at side 0 and the engine's
 seeded first dealer varies, so neither bot keeps a seat advantage.  Prints the matches each bot
 won with a 95% Wilson interval, how often each side called truco (the first raise of a hand) per
-match, and the run time.
+match, and the run time with matches per second.
+
+``--panel BOT`` plays BOT against every panel bot (the style bots of ``bots/styles.py`` and the
+table levels) at the four tables (2 and 4 seats, Paulista and Mineiro, dirty deck by default) and
+prints one table of BOT's wins with 95% intervals.  Matches are split over ``--workers`` processes
+(default one per core); every match has its own seed, so the figures for a seed do not depend on
+the number of workers.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
+import os
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 
-from .bots import BOT_LEVELS, choose_action
+from .bots import ALL_LEVELS, PANEL_LEVELS, choose_action
 from .match import apply, new_match, seats_to_act
 from .rules import RuleSet
 from .view import seat_view
@@ -49,15 +58,116 @@ def play_match(rules: RuleSet, levels: tuple[str, str], seed: int, a_at_even: bo
     return (0 if winner_even == a_at_even else 1), trucos
 
 
-def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int) -> dict:
+def play_range(rules: RuleSet, a: str, b: str, seed: int, first: int, stop: int) -> tuple[list[int], list[int]]:
+    """Matches ``first`` .. ``stop - 1`` of a line: (wins of A, B), (trucos of A, B).
+
+    Each match depends only on its own index (its seed, which bot sits at side 0), never on the
+    matches before it, so a line split into ranges over any number of processes adds up to the
+    same result.
+    """
     wins, trucos = [0, 0], [0, 0]
-    start = time.perf_counter()
-    for i in range(matches):
+    for i in range(first, stop):
         # Odd matches swap the sides; the seed (and so the first dealer) changes every match.
         winner, called = play_match(rules, (a, b), seed * 1_000_003 + i, a_at_even=i % 2 == 0)
         wins[winner] += 1
-        trucos = [trucos[0] + called[0], trucos[1] + called[1]]
-    return {"wins": wins, "trucos": trucos, "matches": matches, "seconds": time.perf_counter() - start}
+        trucos[0] += called[0]
+        trucos[1] += called[1]
+    return wins, trucos
+
+
+def _play_job(job):
+    key, rules, a, b, seed, first, stop = job
+    return key, play_range(rules, a, b, seed, first, stop)
+
+
+def _chunks(matches: int, workers: int) -> list[tuple[int, int]]:
+    # Small enough ranges that the processes finish together, large enough that the hand-over
+    # costs nothing beside a range's run time.
+    size = max(1, min(100, matches // (4 * workers)))
+    return [(first, min(first + size, matches)) for first in range(0, matches, size)]
+
+
+def run_lines(lines: list[tuple], seed: int, workers: int) -> dict:
+    """Play every line ``(key, rules, a, b, matches)`` over ``workers`` processes.
+
+    Returns ``{"lines": {key: {"wins", "trucos", "matches"}}, "seconds", "total", "workers"}``
+    (``total``: matches played).  The lines for a seed are the same whatever ``workers`` is.
+    """
+    workers = max(1, workers)
+    results = {key: {"wins": [0, 0], "trucos": [0, 0], "matches": matches} for key, _, _, _, matches in lines}
+    jobs = [
+        (key, rules, a, b, seed, first, stop)
+        for key, rules, a, b, matches in lines
+        for first, stop in _chunks(matches, workers)
+    ]
+    start = time.perf_counter()
+    if workers == 1:
+        _add_up(results, map(_play_job, jobs))
+    else:
+        # fork: the workers start with the engine already imported (a spawn would re-import it).
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            _add_up(results, pool.map(_play_job, jobs))
+    return {
+        "lines": results,
+        "seconds": time.perf_counter() - start,
+        "total": sum(matches for *_, matches in lines),
+        "workers": workers,
+    }
+
+
+def _add_up(results, done):
+    for key, (wins, trucos) in done:
+        line = results[key]
+        for k in (0, 1):
+            line["wins"][k] += wins[k]
+            line["trucos"][k] += trucos[k]
+
+
+def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int, workers: int = 1) -> dict:
+    """One line, bot A against bot B: {"wins", "trucos", "matches", "seconds", "workers"}."""
+    run = run_lines([("line", rules, a, b, matches)], seed, workers)
+    return {**run["lines"]["line"], "seconds": run["seconds"], "workers": run["workers"]}
+
+
+# The panel's four tables: 2 and 4 seats (partnership at 4), Paulista and classic Mineiro.
+PANEL_TABLES = (("2p", 2, "paulista"), ("2m", 2, "mineiro"), ("4p", 4, "paulista"), ("4m", 4, "mineiro"))
+
+
+def run_panel(bot: str, opponents, matches: int, seed: int, workers: int, deck: str = "dirty") -> dict:
+    """``bot`` against each of ``opponents`` at each of the four tables, ``matches`` a line."""
+    lines = [
+        ((opponent, table), RuleSet(variant=variant, seats=seats, deck=deck), bot, opponent, matches)
+        for opponent in opponents
+        for table, seats, variant in PANEL_TABLES
+    ]
+    return run_lines(lines, seed, workers)
+
+
+def format_panel(bot: str, opponents, run: dict, deck: str = "dirty") -> list[str]:
+    n = next(iter(run["lines"].values()))["matches"]
+    header = ["2 seats Paulista", "2 seats Mineiro", "4 seats Paulista", "4 seats Mineiro"]
+    lines = [
+        f"panel: {bot} against each bot, {n:,} matches a line, sides swapped every match, {deck} deck",
+        f"{bot} wins, % (95% CI)",
+        "| opponent | " + " | ".join(header) + " |",
+        "|---|" + "---|" * len(header),
+    ]
+    for opponent in opponents:
+        cells = []
+        for table, _, _ in PANEL_TABLES:
+            wins = run["lines"][(opponent, table)]["wins"][0]
+            low, high = wilson(wins, n)
+            cells.append(f"{100 * wins / n:.1f} ({100 * low:.1f}-{100 * high:.1f})")
+        lines.append(f"| {opponent} | " + " | ".join(cells) + " |")
+    lines.append(_speed(run))
+    return lines
+
+
+def _speed(run: dict) -> str:
+    secs = run["seconds"]
+    rate = run["total"] / secs if secs else 0.0
+    return f"time: {secs:.1f} s, {run['total']:,} matches, {rate:,.0f} matches/s, {run['workers']} worker process(es)"
 
 
 def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
@@ -74,16 +184,28 @@ def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
             f"(95% CI {100 * low:.1f}-{100 * high:.1f}%)"
         )
     lines.append(f"trucos a match: A {result['trucos'][0] / max(n, 1):.2f}, B {result['trucos'][1] / max(n, 1):.2f}")
-    secs = result["seconds"]
-    lines.append(f"time: {secs:.1f} s ({n / secs if secs else 0:.0f} matches/s)")
+    lines.append(_speed({**result, "total": n}))
     return lines
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--a", choices=BOT_LEVELS, default="medium", help="bot A (default medium)")
-    parser.add_argument("--b", choices=BOT_LEVELS, default="random", help="bot B (default random)")
-    parser.add_argument("--matches", type=int, default=2000)
+    parser.add_argument("--a", choices=ALL_LEVELS, default="medium", help="bot A (default medium)")
+    parser.add_argument("--b", choices=ALL_LEVELS, default="random", help="bot B (default random)")
+    parser.add_argument(
+        "--panel",
+        metavar="BOT",
+        choices=ALL_LEVELS,
+        help="play BOT against every panel bot at all four tables (2/4 seats, Paulista/Mineiro); "
+        "--a/--b, --seats, --variant, --partnership and --mineiro-style are then ignored",
+    )
+    parser.add_argument("--matches", type=int, default=2000, help="matches a line (default 2000)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes playing matches (default: one per core); the results do not depend on it",
+    )
     parser.add_argument("--seats", type=int, choices=(2, 4), default=2)
     parser.add_argument("--variant", choices=("paulista", "mineiro"), default="paulista")
     parser.add_argument("--deck", choices=("dirty", "clean"), default="dirty")
@@ -100,6 +222,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.matches < 1:
         parser.error("--matches must be at least 1")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.panel:
+        run = run_panel(args.panel, PANEL_LEVELS, args.matches, args.seed, args.workers, args.deck)
+        print("\n".join(format_panel(args.panel, PANEL_LEVELS, run, args.deck)))
+        return 0
     try:
         rules = RuleSet(
             variant=args.variant,
@@ -110,7 +238,7 @@ def main(argv=None) -> int:
         )
     except ValueError as error:
         parser.error(str(error))
-    result = run_arena(rules, args.a, args.b, args.matches, args.seed)
+    result = run_arena(rules, args.a, args.b, args.matches, args.seed, args.workers)
     print("\n".join(format_result(rules, args.a, args.b, result)))
     return 0
 

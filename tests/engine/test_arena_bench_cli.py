@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from games.engine import RuleSet, arena, bench
+from games.engine.bots import BOT_LEVELS, PANEL_LEVELS, STYLE_LEVELS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,6 +36,8 @@ def test_arena_module_runs_from_the_command_line():
             "paulista",
             "--seed",
             "1",
+            "--workers",
+            "1",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -47,7 +50,7 @@ def test_arena_module_runs_from_the_command_line():
     assert lines[1].startswith("A medium") and lines[2].startswith("B random")
     assert sum(wins) == 4
     assert re.match(r"trucos a match: A \d+\.\d\d, B \d+\.\d\d$", lines[3])
-    assert re.match(r"time: [\d.]+ s \(\d+ matches/s\)", lines[4])
+    assert re.match(r"time: [\d.]+ s, 4 matches, [\d,]+ matches/s, 1 worker process\(es\)$", lines[4])
 
 
 @pytest.mark.parametrize(
@@ -58,7 +61,7 @@ def test_arena_module_runs_from_the_command_line():
     ],
 )
 def test_arena_seats_teams_on_four_seat_tables(capsys, extra, table):
-    assert arena.main(["--a", "hard", "--b", "easy", "--matches", "3", *extra]) == 0
+    assert arena.main(["--a", "hard", "--b", "easy", "--matches", "3", "--workers", "1", *extra]) == 0
     out = capsys.readouterr().out
     assert f"3 matches, {table}" in out
 
@@ -105,15 +108,28 @@ def test_bench_module_runs_from_the_command_line():
         for variant in ("paulista", "mineiro"):
             assert any(re.match(rf"  {seats} {variant} +[\d,]+ matches/s +[\d,]+ actions/s", line) for line in lines)
     assert any(line.startswith("bot decisions") for line in lines)
-    for level in ("random", "easy", "medium", "hard"):
+    three = r"[\d.]+ / [\d.]+ / [\d.]+"
+    for level in ("random", "easy", "medium", "hard", "expert"):
         assert any(
             re.match(
-                rf"  {level} +view\+bot median [\d.]+ ms p99 [\d.]+ ms \| bot alone median [\d.]+ ms "
-                rf"p99 [\d.]+ ms \(\d+ decisions\)",
+                rf"  {level} +view\+bot {three} \| bot alone {three} \| bot CPU {three} \(\d+ decisions\)",
                 line,
             )
             for line in lines
         ), level
+
+
+def test_bench_times_only_the_levels_asked_for():
+    out = subprocess.run(
+        [sys.executable, "-m", "games.engine.bench", "--seconds", "0.05", "--no-engine", "--levels", "expert"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    lines = out.strip().splitlines()
+    assert lines[0].startswith("bot decisions in ms") and len(lines) == 2
+    assert lines[1].startswith("  expert ")
 
 
 def test_bench_percentile_picks_the_median_and_the_tail():
@@ -125,7 +141,8 @@ def test_bench_percentile_picks_the_median_and_the_tail():
 def test_arena_plays_online_mineiro_and_refuses_it_for_paulista(capsys):
     assert (
         arena.main(
-            ["--a", "hard", "--b", "easy", "--matches", "3", "--variant", "mineiro", "--mineiro-style", "online"]
+            ["--a", "hard", "--b", "easy", "--matches", "3", "--workers", "1"]
+            + ["--variant", "mineiro", "--mineiro-style", "online"]
         )
         == 0
     )
@@ -133,3 +150,48 @@ def test_arena_plays_online_mineiro_and_refuses_it_for_paulista(capsys):
     with pytest.raises(SystemExit):
         arena.main(["--mineiro-style", "online", "--matches", "1"])
     assert "needs the mineiro variant" in capsys.readouterr().err
+
+
+# --- the panel and the worker processes (issue 15) -------------------------------------------------
+
+
+def test_arena_gives_the_same_figures_for_a_seed_whatever_the_number_of_workers():
+    lines = [
+        ("2p", RuleSet(), "hard", "late", 30),
+        ("4m", RuleSet(variant="mineiro", seats=4), "medium", "maniac", 13),
+    ]
+    one = arena.run_lines(lines, seed=7, workers=1)
+    for workers in (2, 3):
+        many = arena.run_lines(lines, seed=7, workers=workers)
+        assert many["lines"] == one["lines"]
+        assert many["workers"] == workers
+    other_seed = arena.run_lines(lines, seed=8, workers=2)
+    assert other_seed["lines"] != one["lines"]
+
+
+def test_arena_splits_a_line_into_ranges_that_cover_every_match_once():
+    for matches, workers in ((1, 2), (7, 2), (4000, 2), (4000, 1), (333, 3)):
+        ranges = arena._chunks(matches, workers)
+        covered = [i for first, stop in ranges for i in range(first, stop)]
+        assert covered == list(range(matches))
+        assert len(ranges) >= min(matches, 4 * workers)  # enough ranges to keep every worker busy
+
+
+def test_arena_panel_prints_one_table_of_the_bot_against_every_panel_bot(capsys):
+    assert arena.main(["--panel", "hard", "--matches", "2", "--workers", "2"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[0] == "panel: hard against each bot, 2 matches a line, sides swapped every match, dirty deck"
+    assert lines[2] == "| opponent | 2 seats Paulista | 2 seats Mineiro | 4 seats Paulista | 4 seats Mineiro |"
+    rows = lines[4:-1]
+    assert [row.split(" | ")[0].strip("| ") for row in rows] == list(PANEL_LEVELS)
+    cell = r"\d+\.\d \(\d+\.\d-\d+\.\d\)"
+    for row in rows:
+        assert re.fullmatch(rf"\| \w+ \| {cell} \| {cell} \| {cell} \| {cell} \|", row), row
+    total = 2 * 4 * len(PANEL_LEVELS)  # 2 matches a line, four tables
+    assert re.match(rf"time: [\d.]+ s, {total} matches, [\d,]+ matches/s, 2 worker process\(es\)$", lines[-1])
+
+
+def test_the_panel_holds_the_styles_and_every_table_level_but_the_play_page_offers_table_levels_only():
+    assert set(STYLE_LEVELS) == {"late", "maniac", "rock", "caller"}
+    assert set(PANEL_LEVELS) == set(STYLE_LEVELS) | set(BOT_LEVELS)
+    assert not set(STYLE_LEVELS) & set(BOT_LEVELS)

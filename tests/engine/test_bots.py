@@ -10,10 +10,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import Action, RuleSet, apply, new_match, seat_view, seats_to_act
-from games.engine.bots import _BOTS, BOT_LEVELS, choose_action
+from games.engine.bots import _BOTS, BOT_LEVELS, choose_action, search
 from games.engine.bots.reading import card_strengths
 from games.engine.bots.strategic import eleven_threshold
 from tests.engine.strategies import online_mineiro_rulesets, rulesets
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _quick_expert():
+    """``expert`` at a small budget here: these tests check legality and replay, which is the same
+    code at any budget (tests/engine/test_search_bot.py tests the search itself)."""
+    saved = search.DEFAULT_BUDGET
+    search.DEFAULT_BUDGET = search.SearchBudget(playouts=24)
+    yield
+    search.DEFAULT_BUDGET = saved
 
 
 def play_bots(rules, seed, levels, check=None):
@@ -318,7 +328,7 @@ def _double_round_view(level_hand=("3C", "4D"), other=("2H", "5S")):
     return seat_view(state, 0)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
 def test_bots_play_the_stronger_card_face_up_in_the_double_round(level):
     view = _double_round_view()
     assert view["double_round"]

@@ -167,6 +167,19 @@ def test_the_report_lists_every_figure():
     assert "load average       1.50 at the start, 2.00 at the end" in text
 
 
+def test_people_playing_each_other_are_reported_to_every_seat_beside_the_floor():
+    report = Report(players=8, seconds=1, elapsed=2.0, urls=["http://127.0.0.1:8000"], latencies=[0.01])
+    report.people_only = True
+    report.all_seats_latencies = [0.02, 0.04]
+    report.frames_received, report.raced = 50, 3
+    report.floor_latencies = [0.01, 0.01]
+    text = format_report(report)
+    assert "all seats ms       p50 30.0  p95 39.0" in text and "(action → every seat of the table updated, n=2)" in text
+    assert "frames/s           25.0" in text and "answers raced      3" in text
+    assert "turn wait" not in text  # no AI to wait for
+    assert "table p95 / floor  3.9×" in text  # the every-seat p95 against the floor's
+
+
 def test_without_a_floor_the_report_says_why():
     report = Report(players=1, seconds=1, elapsed=1.0, urls=["http://127.0.0.1:8000"], latencies=[0.01])
     report.floor_note = "the server's bench route is off: start it with BENCH_ROUTES=1"

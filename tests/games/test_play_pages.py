@@ -4,7 +4,8 @@ import pytest
 from django.urls import reverse
 
 from games import engine
-from games.models import Match, Tournament
+from games.engine.bots import BOT_LEVELS, STYLE_LEVELS
+from games.models import BotLevel, Match, Tournament
 from shop.inventory import equip, grant_item
 from shop.models import Item
 from tests.support.matches import PLAY_FORM
@@ -56,6 +57,17 @@ def test_starting_a_match_applies_every_choice_and_opens_the_table(signed_in_cli
     page = signed_in_client.get(response["Location"])
     assert page.status_code == 200
     assert f'ws-connect="/ws/match/{match.public_id}/"' in page.content.decode()
+
+
+def test_the_play_page_offers_the_expert_level_in_both_languages(client, signed_in_client):
+    html = client.get(reverse("games:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<option value="expert">Expert</option>' in html
+    html = client.get(reverse("games:play")).content.decode()  # pt-BR is the site's default
+    assert '<option value="expert">Especialista</option>' in html
+    signed_in_client.post(reverse("games:play"), {**FORM, "bot_level": "expert"})
+    match = Match.objects.get()
+    assert match.bot_level == "expert"
+    assert [s.bot_level for s in match.seats.order_by("number")][1:] == ["expert"] * 3
 
 
 def test_everyone_for_themselves_with_four_seats(signed_in_client):
@@ -121,3 +133,15 @@ def test_the_table_uses_the_players_equipped_deck_and_avatar(signed_in_client, u
     html = signed_in_client.get(reverse("games:table", args=[Match.objects.get().public_id])).content.decode()
     assert "card-face--night" in html
     assert night.image_url in html  # the card backs of the other seats
+
+
+def test_the_play_page_offers_the_table_levels_and_no_panel_bot(signed_in_client):
+    # The style bots (issue 15) are measuring opponents for the arena, never a choice at a table.
+    html = signed_in_client.get(reverse("games:play")).content.decode()
+    for level in STYLE_LEVELS:
+        assert f'value="{level}"' not in html
+    assert 'value="hard"' in html
+    assert set(BotLevel.values) <= set(BOT_LEVELS)
+    response = signed_in_client.post(reverse("games:play"), {**FORM, "bot_level": "maniac"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Select a valid choice" in response.content.decode()
+    assert not Match.objects.exists()

@@ -56,3 +56,35 @@ def test_many_joining_one_room_at_once_never_overfill_it(person):
     assert {e.code for e in errors} <= {"room_full", "room_started"}
     assert RoomSeat.objects.filter(room=room, left_at__isnull=True).count() == 4
     assert sum(blue(p) for p in others) == 8 * 5 - 3
+
+
+def test_quick_joins_racing_people_leaving_charge_and_refund_each_seat_exactly_once(person):
+    """Three people wait in a room; at the same instant they leave and thirteen others quick-join. Whatever
+    the order the locks give, no room over-fills, a room started only when full, nobody sits twice, and
+    every blue coin matches a seat: charged once per seat taken, refunded once per seat left."""
+    rules = engine.RuleSet(variant="paulista", seats=4, partnership=True)
+    leavers = [person(f"Sai{n}", blue=3) for n in range(3)]
+    first = [services.quick_join(p, rules) for p in leavers][0]
+    newcomers = [person(f"Chega{n}", blue=3) for n in range(13)]
+
+    def act(n):
+        if n < 3:
+            return services.leave_room(leavers[n], first.code)
+        return services.quick_join(newcomers[n - 3], rules)
+
+    results, errors = run_in_threads(16, act)
+    # A leaver is refused only when the room started (it filled) before their leave took the lock.
+    assert all(isinstance(e, services.RoomRefused) and e.code == "room_started" for e in errors), errors
+    seated = Counter(RoomSeat.objects.filter(left_at__isnull=True).values_list("room_id", flat=True))
+    for room in Room.objects.all():
+        count = seated.get(room.pk, 0)
+        assert count == 4 if room.status == Room.Status.STARTED else count < 4, (room.status, count)
+    active = list(RoomSeat.objects.filter(left_at__isnull=True).values_list("user_id", flat=True))
+    assert len(active) == len(set(active))  # nobody in two rooms
+    assert {p.pk for p in newcomers} <= set(active)  # every quick join seated someone
+    for p in leavers + newcomers:
+        mine = RoomSeat.objects.filter(user=p)
+        assert blue(p) == 3 - mine.filter(left_at__isnull=True).count()
+        lines = LedgerEntry.objects.filter(wallet__user=p)
+        assert lines.filter(reason="room_entry").count() == mine.count()
+        assert lines.filter(reason="room_refund").count() == mine.exclude(left_at=None).count()

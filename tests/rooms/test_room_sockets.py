@@ -136,15 +136,49 @@ async def test_a_lost_room_message_is_caught_up_by_the_idle_re_read(person, sett
     await a.disconnect()
 
 
-async def test_a_removed_player_is_sent_back_to_the_lobby(person):
-    ana, bia = await call(person, "Ana"), await call(person, "Bia")
+async def test_a_removed_player_is_sent_back_to_the_lobby_and_their_old_socket_hears_no_more(person):
+    ana, bia, caio = await call(person, "Ana"), await call(person, "Bia"), await call(person, "Caio")
     room = await call(services.create_room, ana, options(seats=4))
     await call(services.join_room, bia, room.code)
     b = await connect(f"/ws/room/{room.code}/", bia)
     await next_frame(b)
     await call(services.remove_player, ana, room.code, bia.pk)
-    assert 'href="/rooms/" data-room-go>You are no longer in this room' in await next_frame(b)
+    last = await next_frame(b)
+    assert 'href="/rooms/" data-room-go>You are no longer in this room' in last
+    assert "data-seat-user" not in last  # nothing of the room any more: not even who is in it
+    assert (await b.receive_output(timeout=3))["type"] == "websocket.close"
+    # The room goes on without them: their old socket is sent nothing of it.
+    await call(services.join_room, caio, room.code)
+    assert await b.receive_nothing(timeout=0.5)
     await b.disconnect()
+
+
+async def test_the_room_sockets_read_nothing_a_browser_sends(person):
+    """These sockets only push (the buttons are forms posted over HTTP): garbage, oversized and binary
+    frames are ignored, change nothing, and the socket goes on pushing."""
+    ana, bia = await call(person, "Ana"), await call(person, "Bia")
+    room = await call(services.create_room, ana, options(seats=4))
+    lobby = await connect("/ws/rooms/", bia)
+    waiting = await connect(f"/ws/room/{room.code}/", ana)
+    await next_frame(lobby), await next_frame(waiting)
+    for comm in (lobby, waiting):
+        for text in (
+            "",
+            "{not json",
+            '{"do": "join"}',
+            "x" * 1_000_000,
+            '{"do": "leave", "room": "' + room.code + '"}',
+        ):
+            await comm.send_input({"type": "websocket.receive", "text": text})
+        await comm.send_input({"type": "websocket.receive", "bytes": b"\x00\xff" * 1000})
+        assert await comm.receive_nothing(timeout=0.3)
+    seats = await call(lambda: list(room.room_seats.values_list("user_id", "left_at")))
+    assert seats == [(ana.pk, None)]
+    await call(services.join_room, bia, room.code)  # both sockets still push
+    assert "2/4 seated" in await next_frame(lobby)
+    assert 'data-seat-user="Bia"' in await next_frame(waiting)
+    await lobby.disconnect()
+    await waiting.disconnect()
 
 
 async def test_someone_not_in_the_room_is_refused_and_closed(person):

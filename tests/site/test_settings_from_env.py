@@ -31,7 +31,7 @@ def test_embedded_default_is_sqlite_file_and_in_memory_layer():
     assert s["engine"] == "django.db.backends.sqlite3"
     assert s["name"].endswith("db.sqlite3")
     assert s["test_name"].endswith("test_db.sqlite3")  # a file, so a live server process sees it
-    assert s["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert s["layer"] == "truco_site.layers.ThrottledInMemoryChannelLayer"
     assert s["debug"] is True
     assert s["email"] == "django.core.mail.backends.console.EmailBackend"
 

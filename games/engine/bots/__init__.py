@@ -9,11 +9,19 @@ from __future__ import annotations
 import random
 
 from ..state import Action
+from .search import search_bot
 from .simple import easy_bot, random_bot
 from .strategic import hard_bot, medium_bot
+from .styles import STYLE_BOTS, STYLE_LEVELS
 
-BOT_LEVELS = ("random", "easy", "medium", "hard")
-_BOTS = {"random": random_bot, "easy": easy_bot, "medium": medium_bot, "hard": hard_bot}
+# The levels a table may seat (the Play page's choices), weakest first; expert is the search bot.
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
+_BOTS = {"random": random_bot, "easy": easy_bot, "medium": medium_bot, "hard": hard_bot, "expert": search_bot}
+# The style bots (bots/styles.py) are for measurement only: the arena plays them, tables do not.
+_BOTS.update(STYLE_BOTS)
+# Every level choose_action knows; the arena's panel is all of them.
+ALL_LEVELS = BOT_LEVELS + STYLE_LEVELS
+PANEL_LEVELS = STYLE_LEVELS + BOT_LEVELS
 
 
 def choose_action(level: str, view: dict, rng: random.Random) -> Action:
@@ -24,7 +32,7 @@ def choose_action(level: str, view: dict, rng: random.Random) -> Action:
     """
     bot = _BOTS.get(level)
     if bot is None:
-        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+        raise ValueError(f"unknown bot level {level!r}; levels: {', '.join(ALL_LEVELS)}")
     legal = view["legal_actions"]
     if not legal:
         raise ValueError(f"seat {view.get('seat')} has nothing to do now")
@@ -34,4 +42,4 @@ def choose_action(level: str, view: dict, rng: random.Random) -> Action:
     return Action.from_dict(chosen)
 
 
-__all__ = ["BOT_LEVELS", "choose_action"]
+__all__ = ["ALL_LEVELS", "BOT_LEVELS", "PANEL_LEVELS", "STYLE_LEVELS", "choose_action"]

@@ -77,6 +77,8 @@ class Player:
 class Fleet:
     """The run's accounts, sessions and matches in the server's database, and their removal."""
 
+    prefix = USER_PREFIX  # the run's accounts are named <prefix><run>-<n>
+
     def __init__(self, *, run_id: str, rules: engine.RuleSet, level: str, seed: int | None):
         self.run_id = run_id
         self.rules = rules
@@ -85,25 +87,26 @@ class Fleet:
         self.session_keys: list[str] = []
 
     def create_players(self, endpoints: list[tuple[str, str]]) -> list[Player]:
-        User = get_user_model()
-        store_class = importlib.import_module(settings.SESSION_ENGINE).SessionStore
-        backend = settings.AUTHENTICATION_BACKENDS[0]
         players = []
         for i, (ws_base, origin) in enumerate(endpoints):
-            name = f"{USER_PREFIX}{self.run_id}-{i}"
-            user = User.objects.create_user(username=name, email=f"{name}@{EMAIL_DOMAIN}", password=None)
-            # What django.contrib.auth.login() stores, without a request.
-            session = store_class()
-            session[SESSION_KEY] = user._meta.pk.value_to_string(user)
-            session[BACKEND_SESSION_KEY] = backend
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            self.session_keys.append(session.session_key)
-            rng = random.Random(f"{self.seed}:{i}") if self.seed is not None else random.Random()
-            player = Player(i, user, f"{settings.SESSION_COOKIE_NAME}={session.session_key}", ws_base, origin, rng)
+            player = self.new_player(i, ws_base, origin)
             self.new_match(player)
             players.append(player)
         return players
+
+    def new_player(self, i: int, ws_base: str, origin: str) -> Player:
+        """An account and a signed-in session for player `i` (no match yet)."""
+        name = f"{self.prefix}{self.run_id}-{i}"
+        user = get_user_model().objects.create_user(username=name, email=f"{name}@{EMAIL_DOMAIN}", password=None)
+        # What django.contrib.auth.login() stores, without a request.
+        session = importlib.import_module(settings.SESSION_ENGINE).SessionStore()
+        session[SESSION_KEY] = user._meta.pk.value_to_string(user)
+        session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        self.session_keys.append(session.session_key)
+        rng = random.Random(f"{self.seed}:{i}") if self.seed is not None else random.Random()
+        return Player(i, user, f"{settings.SESSION_COOKIE_NAME}={session.session_key}", ws_base, origin, rng)
 
     def new_match(self, player: Player) -> None:
         plans = seat_plans_against_ai(self.rules, self.level, user=player.user)
@@ -113,7 +116,7 @@ class Fleet:
         player.match_pk = match.pk
 
     def cleanup(self) -> tuple[int, int]:
-        return remove_load_accounts(f"{USER_PREFIX}{self.run_id}-", self.session_keys)
+        return remove_load_accounts(f"{self.prefix}{self.run_id}-", self.session_keys)
 
 
 def remove_load_accounts(prefix: str, session_keys: list[str] | None = None) -> tuple[int, int]:
@@ -159,6 +162,34 @@ class LoadRun:
         self.report = report
         self.end_at = 0.0
 
+    # Hooks for a sibling command (`rooms`' loadtest_rooms: people playing each other).
+    times_the_ai = True  # each turn wait is timed against the AI's designed delays
+
+    def saw(self, player: Player, regions: list) -> None:
+        """Every frame any player's socket receives, once applied to its view."""
+        self.report.frames_received += 1
+
+    def acting(self, player: Player, acted_on: int, sent: float) -> None:
+        """A player is about to send an action made on version `acted_on`."""
+
+    # Refusals the table gives by design (people answering one question at once), not errors.
+    expected_refusals: frozenset = frozenset()
+
+    def refused_as_expected(self, player: Player) -> None:
+        self.report.raced += 1
+
+    async def arrive(self, player: Player) -> None:
+        """Before the player's first connection (all at once here: a burst)."""
+
+    async def seated(self, player: Player) -> None:
+        """After each connection's snapshot, before the player's first move on it."""
+
+    def match_over(self, player: Player) -> None:
+        self.report.matches_finished += 1
+
+    async def next_match(self, player: Player) -> None:
+        await sync_to_async(self.fleet.new_match)(player)
+
     def remaining(self) -> float:
         return self.end_at - time.perf_counter()
 
@@ -177,15 +208,16 @@ class LoadRun:
         return self.report
 
     async def play(self, player: Player) -> None:
+        await self.arrive(player)
         while not self.time_up():
             outcome = await self.one_connection(player)
             if outcome == "stop":
                 return
             if outcome == "finished":
-                self.report.matches_finished += 1
+                self.match_over(player)
                 if self.one_match or self.time_up():
                     return
-                await sync_to_async(self.fleet.new_match)(player)
+                await self.next_match(player)
             elif outcome == "retry" and not self.time_up():
                 await asyncio.sleep(min(0.5, max(self.remaining(), 0)))
 
@@ -227,11 +259,14 @@ class LoadRun:
         except TimeoutError:
             self.count("timeout")
             return "reconnect"
-        error = frame_error(view.apply(snapshot))
+        regions = view.apply(snapshot)
+        self.saw(player, regions)
+        error = frame_error(regions)
         if error:
             self.count(error)
             return "stop" if error == "not_your_match" else "reconnect"
         self.report.connects.append(time.perf_counter() - opened)
+        await self.seated(player)
         waiting_since: float | None = None
         designed = 0.0  # the AI's designed delays (games.clock.ai_delay) of the moves waited for
         while True:
@@ -251,37 +286,62 @@ class LoadRun:
                         return "time"
                     self.count("stalled")
                     return "reconnect"
-                regions = view.apply(frame)
-                error = frame_error(regions)
-                if error:
-                    self.count(error)
+                regions = self.read(player, view, frame)
                 version = frame_version(regions)
-                if version_before is not None and version is not None and version > version_before:
+                timed = self.times_the_ai and version_before is not None and version is not None
+                if timed and version > version_before:
                     # Each AI move waited for was due its designed delay after the version before it.
                     designed += sum(
                         ai_delay(player.match_pk, v).total_seconds() for v in range(version_before, version)
                     )
                 continue
             if waiting_since is not None:
-                waited = time.perf_counter() - waiting_since
-                self.report.turn_waits.append(waited)
-                self.report.turn_wait_excess.append(waited - designed)
+                if self.times_the_ai:
+                    waited = time.perf_counter() - waiting_since
+                    self.report.turn_waits.append(waited)
+                    self.report.turn_wait_excess.append(waited - designed)
                 waiting_since, designed = None, 0.0
             if self.think_s:
-                await asyncio.sleep(self.think_s)
+                await self.think(player, ws, view)
                 if self.time_up():
                     return "time"
+                # Someone else may have acted meanwhile (a partner answering the same question).
+                actions = view.legal_actions()
+                if not actions:
+                    continue
             action = player.rng.choice(actions)
             acted_on = action.get("v")
             if type(acted_on) is not int:
                 acted_on = view.version or 0
             sent = time.perf_counter()
+            self.acting(player, acted_on, sent)
             await ws.send(json.dumps(action))
             self.report.actions_sent += 1
-            if not await self.await_update(ws, view, acted_on, sent):
+            if not await self.await_update(player, ws, view, acted_on, sent):
                 return "reconnect"
 
-    async def await_update(self, ws, view: TableView, acted_on: int, sent: float) -> bool:
+    async def think(self, player: Player, ws, view: TableView) -> None:
+        """Pause `--think-ms` before a move, reading (and timing) the frames that arrive meanwhile."""
+        until = time.perf_counter() + self.think_s
+        while (left := until - time.perf_counter()) > 0:
+            try:
+                frame = await asyncio.wait_for(ws.recv(), left)
+            except TimeoutError:
+                return
+            self.read(player, view, frame)
+
+    def read(self, player: Player, view: TableView, frame: str) -> list:
+        """Apply a frame that is not the answer to a move of this player's; count an error in it."""
+        regions = view.apply(frame)
+        self.saw(player, regions)
+        error = frame_error(regions)
+        if error in self.expected_refusals:
+            self.refused_as_expected(player)
+        elif error:
+            self.count(error)
+        return regions
+
+    async def await_update(self, player: Player, ws, view: TableView, acted_on: int, sent: float) -> bool:
         """Wait for the frame that shows a version after `acted_on`; False after an error or a timeout."""
         while True:
             left = sent + ACTION_TIMEOUT_S - time.perf_counter()
@@ -293,7 +353,11 @@ class LoadRun:
                 self.count("timeout")
                 return False
             regions = view.apply(frame)
+            self.saw(player, regions)
             error = frame_error(regions)
+            if error in self.expected_refusals:
+                self.refused_as_expected(player)
+                return True  # the refusal's snapshot follows on this socket
             if error:
                 # A refused move: count it and start again from a fresh snapshot.
                 self.count(error)
@@ -399,9 +463,27 @@ class Command(BaseCommand):
             "0 skips it. Needs the server started with BENCH_ROUTES=1 (default 10)",
         )
 
+    # Overridden by `rooms`' loadtest_rooms (people playing each other instead of the AI).
+    def remove_earlier_runs(self) -> tuple[int, int]:
+        return remove_load_accounts(USER_PREFIX)
+
+    def make_fleet(self, options) -> Fleet:
+        rules = engine.RuleSet(variant=options["variant"], seats=options["seats"])
+        return Fleet(run_id=secrets.token_hex(3), rules=rules, level=options["level"], seed=options["seed"])
+
+    def make_run(self, players: list[Player], fleet: Fleet, options, report: Report) -> LoadRun:
+        return LoadRun(
+            players,
+            fleet,
+            seconds=options["seconds"],
+            think_ms=options["think_ms"],
+            one_match=options["one_match"],
+            report=report,
+        )
+
     def handle(self, *args, **options):
         if options["cleanup"]:
-            users, matches = remove_load_accounts(USER_PREFIX)
+            users, matches = self.remove_earlier_runs()
             self.stdout.write(f"removed {users} load-test accounts and {matches} matches")
             return
         players, seconds, think_ms = options["players"], options["seconds"], options["think_ms"]
@@ -416,8 +498,7 @@ class Command(BaseCommand):
             endpoints = [loopback_endpoint(u) for u in assign_urls(players, urls)]
         except ValueError as exc:
             raise CommandError(str(exc)) from None
-        rules = engine.RuleSet(variant=options["variant"], seats=options["seats"])
-        fleet = Fleet(run_id=secrets.token_hex(3), rules=rules, level=options["level"], seed=options["seed"])
+        fleet = self.make_fleet(options)
         report = Report(players=players, seconds=seconds, elapsed=0.0, urls=urls)
         if not 0 <= options["floor_seconds"] <= MAX_SECONDS:
             raise CommandError(f"--floor-seconds must be between 0 and {MAX_SECONDS}")
@@ -429,9 +510,7 @@ class Command(BaseCommand):
                 asyncio.run(floor.run())
             else:
                 report.floor_note = "--floor-seconds 0"
-            run = LoadRun(
-                created, fleet, seconds=seconds, think_ms=think_ms, one_match=options["one_match"], report=report
-            )
+            run = self.make_run(created, fleet, options, report)
             cpu_before = asyncio.run(server_cpu_seconds(urls))
             asyncio.run(run.run())
             cpu_after = asyncio.run(server_cpu_seconds(urls))

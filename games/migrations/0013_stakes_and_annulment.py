@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("games", "0011_presence_and_robots"),
+        ("games", "0012_botlevel_expert"),
     ]
 
     operations = [

@@ -1,0 +1,156 @@
+"""Four people in one room, split between two real daphne processes on PostgreSQL + Redis, play their
+match to the end through their sockets; one of them reconnects to the other process mid-match, sees
+the table as it is and plays on from the next action."""
+
+import json
+import random
+import threading
+import time
+from collections import defaultdict
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection, connections
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from games.loadtest import TableView, frame_error, frame_version
+from games.models import Match, MatchEvent
+from rooms import services
+from rooms.models import Room
+from shop import wallet
+from tests.support.live_server import LiveDaphne
+from tests.support.rooms import options
+from tests.support.sockets import session_cookie
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql" or not django_settings.REDIS_URL,
+        reason="two processes share a table only through PostgreSQL and the Redis channel layer",
+    ),
+]
+MATCH_SECONDS = 150  # a whole match of four people moving at once takes 10-40 s on an idle machine
+RECONNECT_AT = 12  # the version after which seat 1 moves to the other process
+
+
+@pytest.fixture
+def two_servers(settings, django_db_blocker):
+    # Set before the servers fork. No idle re-read within the match: every frame a seat receives about
+    # another seat's move made on the other process came through Redis.
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    settings.GAMES_SOCKET_WATCHDOG_S = 600
+    servers = [LiveDaphne(django_db_blocker).start() for _ in range(2)]
+    yield servers
+    for server in servers:
+        server.stop()
+
+
+class Seat:
+    """One person's browser: a socket to one server, the table as pushed, a move whenever one is offered."""
+
+    def __init__(self, number: int, cookie: str, server, match, rng: random.Random):
+        self.number, self.cookie, self.server, self.match = number, cookie, server, match
+        self.rng = rng
+        self.view = TableView()
+        self.moves: list[int] = []  # versions this seat acted on (accepted or not)
+        self.errors: list[str] = []
+        self.reconnected: dict = {}
+
+    def open(self, server):
+        self.server = server
+        return connect(
+            f"{server.ws_url}/ws/match/{self.match.public_id}/",
+            additional_headers={"Origin": server.url, "Cookie": self.cookie},
+            open_timeout=10,
+        )
+
+    def play(self, until: float, move_to=None) -> None:
+        try:
+            with self.open(self.server) as ws:
+                moving = self.take_turns(ws, until, leave_at=RECONNECT_AT if move_to is not None else None)
+            if moving:
+                before = Match.objects.get(pk=self.match.pk).version
+                with self.open(move_to) as ws:
+                    self.back_on(ws, before)
+                    self.take_turns(ws, until)
+        finally:
+            connections.close_all()
+
+    def take_turns(self, ws, until: float, leave_at: int | None = None) -> bool:
+        """Play whatever is offered until the match ends or the time is up; True when it is time to leave
+        (the table has reached version `leave_at`)."""
+        while time.monotonic() < until and not self.view.finished:
+            try:
+                frame = ws.recv(timeout=0.5)
+            except TimeoutError:
+                continue
+            except ConnectionClosed:
+                return False
+            regions = self.view.apply(frame)
+            error = frame_error(regions)
+            if error and error != "stale":  # stale: the partner answered the same question first
+                self.errors.append(error)
+            if leave_at is not None and (self.view.version or 0) >= leave_at:
+                return True
+            actions = self.view.legal_actions()
+            if actions:
+                action = self.rng.choice([a for a in actions if a["do"] in ("play", "accept")] or actions)
+                self.moves.append(action["v"])
+                ws.send(json.dumps(action))
+        return False
+
+    def back_on(self, ws, before: int) -> None:
+        """A new tab on the other process: its first frame is the whole table at the version stored now."""
+        self.view = TableView()
+        snapshot = self.view.apply(ws.recv(timeout=10))
+        after = Match.objects.get(pk=self.match.pk).version
+        self.reconnected = {"before": before, "snapshot": frame_version(snapshot), "after": after}
+
+
+def test_a_room_of_four_plays_across_two_processes_and_a_player_reconnects_to_the_other(two_servers, make_user):
+    people = [make_user(name) for name in ("Ana", "Bia", "Caio", "Dani")]
+    for user in people:  # a seat's price, whatever the starter grant is
+        wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
+    room = services.create_room(people[0], options(seats=4, partnership=True))
+    for other in people[1:]:
+        services.join_room(other, room.code)
+    room.refresh_from_db()
+    assert room.status == Room.Status.STARTED
+    match = room.match
+    by_user = {p.pk: p for p in people}
+    second = two_servers[1]
+    # Seats 0 and 1 on the first process, 2 and 3 on the second: partners (0-2, 1-3) never share one.
+    seats = [
+        Seat(s.number, session_cookie(by_user[s.user_id]), two_servers[s.number // 2], match, random.Random(s.number))
+        for s in match.seats.order_by("number")
+    ]
+    until = time.monotonic() + MATCH_SECONDS
+    threads = [
+        threading.Thread(target=seat.play, args=(until,), kwargs={"move_to": second if seat.number == 1 else None})
+        for seat in seats
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=MATCH_SECONDS + 30)
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED, f"the match stopped at version {match.version}"
+    assert all(seat.view.finished for seat in seats), "every browser saw the result"
+    assert all(not seat.errors for seat in seats), [seat.errors for seat in seats]
+    # Both processes took moves from their own sockets.
+    movers = set(MatchEvent.objects.filter(match=match, actor="player").values_list("seat", flat=True))
+    assert movers == {0, 1, 2, 3}
+    # Seat 1 came back on the other process to the table as stored then, and acted again from there.
+    back = seats[1].reconnected
+    assert seats[1].server is second
+    assert back and back["before"] <= back["snapshot"] <= back["after"], back
+    later = MatchEvent.objects.filter(match=match, seat=1, actor="player", version__gt=back["snapshot"])
+    assert later.exists()
+    # Every version was made once, by one seat: the processes never applied one move twice.
+    moves = defaultdict(set)
+    for version, seat, actor in MatchEvent.objects.filter(match=match).values_list("version", "seat", "actor"):
+        moves[version].add((seat, actor))
+    assert sorted(v for v in moves if v > 1) == list(range(2, match.version + 1))
+    assert not {v: who for v, who in moves.items() if len(who) > 1}

@@ -1,0 +1,76 @@
+"""`manage.py loadtest_rooms` against a live daphne: two rooms of four people play each other and every
+move is timed to the last of its table's four sockets; the run cleans up after itself."""
+
+import json
+import threading
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.core.management import CommandError, call_command
+from django.db import connections
+
+from games.models import Match
+from rooms.models import Room, RoomSeat
+
+
+@pytest.fixture
+def bench_server(settings, request):
+    settings.BENCH_ROUTES = True  # the floor and the server's CPU, in the forked server
+    return request.getfixturevalue("live_daphne")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_rooms_of_four_play_each_other_against_a_live_server(bench_server):
+    out, failure = StringIO(), []
+
+    def run():
+        try:
+            call_command(
+                "loadtest_rooms",
+                "--tables",
+                "2",
+                "--seconds",
+                "6",
+                "--think-ms",
+                "100",
+                "--ramp-seconds",
+                "0.5",
+                "--floor-seconds",
+                "1",
+                "--seed",
+                "2",
+                "--url",
+                bench_server.url,
+                "--json",
+                stdout=out,
+            )
+        except BaseException as exc:  # surfaced below, in the test's own thread
+            failure.append(exc)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=run)  # a management command runs its own event loop
+    worker.start()
+    worker.join(timeout=120)
+    assert not worker.is_alive() and not failure, failure
+    report = json.loads(out.getvalue())
+    assert report["players"] == 8 and report["actions_sent"] > 0
+    # Moves were seen by all four seats of their table, and timed so.
+    assert report["all_seats_latency_ms"]["count"] > 0
+    assert report["frames_received"] >= 4 * report["all_seats_latency_ms"]["count"]
+    assert report["error_total"] == 0, report["errors"]
+    assert report["floor_ms"]["count"] > 0 and report["p95_over_floor"] > 0
+    # Rooms, matches, sessions and accounts are gone.
+    assert not get_user_model().objects.filter(username__startswith="lr-").exists()
+    assert not Room.objects.exists() and not RoomSeat.objects.exists() and not Match.objects.exists()
+    assert not Session.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_rooms_load_test_refuses_a_bad_table_count_or_a_server_off_this_machine():
+    with pytest.raises(CommandError, match="--tables"):
+        call_command("loadtest_rooms", "--tables", "0")
+    with pytest.raises(CommandError):
+        call_command("loadtest_rooms", "--tables", "1", "--url", "http://192.0.2.1:8000")
