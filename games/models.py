@@ -62,6 +62,9 @@ class Match(models.Model):
         ACTIVE = "active", _("Active")
         FINISHED = "finished", _("Finished")
         ABANDONED = "abandoned", _("Abandoned")
+        # Ended early by everyone's agreement (issue 12): no points, no ranking, no statistics,
+        # the stakes returned (games.stakes).
+        ANNULLED = "annulled", _("Annulled")
 
     class Kind(models.TextChoices):
         SINGLE = "single", _("Single match")
@@ -95,6 +98,10 @@ class Match(models.Model):
     timed_out_seat = models.SmallIntegerField(null=True, blank=True)
     timed_out_version = models.PositiveIntegerField(null=True, blank=True)
     rewards_credited = models.BooleanField(_("rewards credited"), default=False)
+    # Coins each person put in when the match started (a room's stake, copied here so games never
+    # reads rooms); 0 for no stake. `stakes_settled` marks the pot paid out, once (games.stakes).
+    stake_coins = models.PositiveIntegerField(_("stake per person (coins)"), default=0)
+    stakes_settled = models.BooleanField(_("stakes settled"), default=False)
     # Turns in a row the table played for a person whose clock ran out; a person's own move resets it.
     # At `GAMES_ABANDON_AFTER_MISSED_TURNS` the match is abandoned (games.moves.play_due_seat).
     missed_turns = models.PositiveSmallIntegerField(default=0)

@@ -23,6 +23,7 @@ from . import presence
 from .clock import schedule_next_turn
 from .models import DealtCards, Match, MatchEvent, Seat
 from .rewards import settle_finished_match
+from .stakes import settle_stakes
 from .starting import record_deal
 from .tournaments import advance_after
 
@@ -262,8 +263,30 @@ def abandon_match(match: Match, seat_number: int, *, reason: str, now=None) -> N
         actor="system",
         data={"type": "match_abandoned", "seat": seat_number, "reason": reason},
     )
+    seats = list(Seat.objects.filter(match=match).select_related("user"))
+    # The stakes settle as a loss of the abandoner's side: theirs are forfeit to the pot (games.stakes).
+    settle_stakes(match, seats)
     if match.tournament_id is not None:
-        advance_after(match, list(Seat.objects.filter(match=match)))
+        advance_after(match, seats)
+
+
+def annul_match(match: Match, *, now=None) -> None:
+    """End an active match (row locked by the caller) by everyone's agreement (rooms.annulment).
+
+    No winner, no rewards, no statistics (records count FINISHED matches only); the stakes go back
+    to their people, except to those who left before the end (games.stakes).
+    """
+    now = now or timezone.now()
+    match.status = Match.Status.ANNULLED
+    match.winner_side = None
+    match.finished_at = now
+    match.deadline = match.deadline_seat = match.turn_started_at = None
+    match.version += 1
+    match.save(update_fields=STORED_FIELDS)
+    MatchEvent.objects.create(
+        match=match, version=match.version, seat=None, actor="system", data={"type": "match_annulled"}
+    )
+    settle_stakes(match, list(Seat.objects.filter(match=match).select_related("user")))
 
 
 def abandon_matches_of(user) -> list[tuple[int, int]]:

@@ -96,6 +96,9 @@ def viewer_view(match: Match, seat_number: int | None) -> dict:
         # The engine does not know the match was abandoned (a player left or stopped playing): nobody
         # acts any more, and the result is the one decided then (games.moves.abandon_match).
         view = {**view, "legal_actions": [], "seats_to_act": [], "abandoned": True, "match_winner": match.winner_side}
+    elif match.status == Match.Status.ANNULLED:
+        # Ended by everyone's agreement (rooms.annulment): no winner, nothing counted, stakes returned.
+        view = {**view, "legal_actions": [], "seats_to_act": [], "annulled": True}
     return view
 
 
@@ -263,7 +266,9 @@ def status_context(
     acting = view["seats_to_act"]
     result = None
     abandoned = view.get("abandoned", False)
-    if view["match_over"] or abandoned:
+    if view.get("annulled"):
+        result = {"annulled": True, "signed_in": rewards is not None}
+    elif view["match_over"] or abandoned:
         won = view["match_winner"] == view["side"]
         result = {
             "won": won,
@@ -397,7 +402,8 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
 def _again_url(match: Match, me: int | None) -> str:
     """A finished room match offers its people to play again together (the rooms app's page), unless
     someone left it: then they are not "the same people" any more."""
-    if match.kind != Match.Kind.ROOM or match.status != Match.Status.FINISHED or me is None:
+    over = (Match.Status.FINISHED, Match.Status.ANNULLED)  # an annulled match too (issue 12)
+    if match.kind != Match.Kind.ROOM or match.status not in over or me is None:
         return ""
     if any(seat.left_at is not None for seat in selectors.seats_at(match)):
         return ""

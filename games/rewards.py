@@ -10,6 +10,7 @@ from stats.services import award_rank_points, count_matches
 from .models import Match, MatchEvent, Seat, Tournament
 from .records import match_records
 from .selectors import reward_amounts
+from .stakes import settle_stakes
 from .tournaments import advance_after
 
 
@@ -33,6 +34,7 @@ def credit_seat(match: Match, seat: Seat, won: bool, seats: list[Seat] | None = 
 
 def settle_finished_match(match: Match, seats: list[Seat]) -> None:
     """Called inside the transaction that finished the match (row locked), so it runs once."""
+    settle_stakes(match, seats)  # the pot first: its own flag, so a settled pot is never paid twice
     if match.rewards_credited:
         return
     # In the order of the players' ids, like every multi-player write (stats.services): two matches

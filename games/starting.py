@@ -52,6 +52,7 @@ def create_match(
     seed: int | None = None,
     score: list[int] | None = None,
     practice: bool = False,
+    stake_coins: int = 0,
 ) -> Match:
     """Create the match and its seats, deal the first hand and schedule whoever acts first."""
     if len(seats) != rules.seats:
@@ -62,6 +63,7 @@ def create_match(
         match = Match.objects.create(
             kind=kind,
             practice=practice,
+            stake_coins=stake_coins,
             tournament=tournament,
             tournament_stage=tournament_stage,
             rules=rules.to_dict(),

@@ -21,7 +21,7 @@ from shop import wallet
 
 from . import publishing, selectors
 from .models import PlayAgain, PlayAgainAnswer, Room, RoomSeat, RoomSettings
-from .services import RoomRefused, _lock_person, _start, _take_seat
+from .services import RoomRefused, _lock_person, _start, _take_seat, require_stake_covered
 
 
 def accept(user, public_id: str, *, ip: str | None = None) -> PlayAgain:
@@ -37,6 +37,7 @@ def accept(user, public_id: str, *, ip: str | None = None) -> PlayAgain:
                 "no_blue_coins",
                 _("Playing again costs %(price)s blue coins and you have %(have)s.") % {"price": price, "have": have},
             )
+        require_stake_covered(room, user)
         _lock_person(user)  # waiting in another room meanwhile: leave it first
         PlayAgainAnswer.objects.create(play_again=offer, user=user, ip_address=ip or None)
         if offer.answers.count() == len(people):
@@ -72,7 +73,7 @@ def _locked_offer(user, public_id: str) -> tuple[Room, PlayAgain, list[RoomSeat]
     people = list(room.room_seats.filter(left_at__isnull=True).select_related("user").order_by("number"))
     if user.pk not in {seat.user_id for seat in people}:
         raise RoomRefused("not_in_room", _("You are not in this room."))
-    if room.match.status != Match.Status.FINISHED:
+    if room.match.status not in (Match.Status.FINISHED, Match.Status.ANNULLED):
         raise RoomRefused("match_not_over", _("Play again is offered when the match has ended."))
     if room.match.seats.filter(left_at__isnull=False).exists():
         raise RoomRefused("a_player_left", _("A player left this match, so it cannot be played again."))
@@ -94,6 +95,8 @@ def _refusal_for(offer: PlayAgain, status: str):
         return _("%(name)s chose not to play again.") % {"name": name}
     if status == PlayAgain.Status.NO_BLUE_COINS:
         return _("%(name)s did not have the blue coins to play again.") % {"name": name}
+    if status == PlayAgain.Status.NO_COINS:
+        return _("%(name)s could not cover the stake to play again.") % {"name": name}
     return _("Too late: the time to play again has run out.")
 
 
@@ -114,6 +117,9 @@ def _start_again(room: Room, offer: PlayAgain, people: list[RoomSeat], price: in
                 partnership=room.partnership,
                 move_seconds=room.move_seconds,
                 mode=room.mode,
+                stake_coins=room.stake_coins,
+                allow_spectators=room.allow_spectators,
+                partner_signals=room.partner_signals,
             )
             for seat in people:
                 short = seat.user
@@ -121,9 +127,12 @@ def _start_again(room: Room, offer: PlayAgain, people: list[RoomSeat], price: in
             short = None
             _start(new_room, bot_level=room.match.bot_level)
     except RoomRefused as refusal:
-        if refusal.code != "no_blue_coins" or short is None:
+        if refusal.code == "no_blue_coins" and short is not None:
+            offer.status, offer.ended_by = PlayAgain.Status.NO_BLUE_COINS, short
+        elif refusal.code == "stake_not_covered" and (refusal.user or short) is not None:
+            offer.status, offer.ended_by = PlayAgain.Status.NO_COINS, refusal.user or short
+        else:
             raise
-        offer.status, offer.ended_by = PlayAgain.Status.NO_BLUE_COINS, short
         offer.save(update_fields=["status", "ended_by"])
         return
     offer.status, offer.new_room = PlayAgain.Status.STARTED, new_room

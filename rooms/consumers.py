@@ -145,14 +145,20 @@ class RoomConsumer(PushingConsumer):
         user = self.scope.get("user")
         room = Room.objects.select_related("match").get(pk=self.room_pk)
         self.seated = selectors.seat_of(room, user) is not None
-        if self.seated and room.match is not None and room.match.status == Match.Status.FINISHED:
+        over = (Match.Status.FINISHED, Match.Status.ANNULLED)
+        if self.seated and room.match is not None and room.match.status in over:
             return self._render_play_again(room, user)
         with translation.override(self.language):
             go = rendering.room_go_context(room, seated=self.seated)
             if not self.seated:
                 return rendering.render_room_go(go, oob=True)  # the way out, and nothing of the room
             seats = rendering.room_seats_context(room, selectors.people_in(room), user)
-            return rendering.render_room_regions(seats, go, oob=True)
+            return rendering.render_room_regions(seats, go, oob=True) + self._options(room, user)
+
+    def _options(self, room: Room, user) -> str:
+        """The options and their icon ("being changed" while the chief has the panel open), live."""
+        context = rendering.options_context(room, user, changeable=selectors.options_changeable(room))
+        return rendering.render_room_options(context, oob=True)
 
     def _render_play_again(self, room: Room, user) -> str:
         """After the match, the same socket carries "Play again": who said yes, and where to go."""
@@ -164,7 +170,47 @@ class RoomConsumer(PushingConsumer):
             again = rendering.again_context(
                 room, facts, selectors.people_in(room), user, RoomSettings.current().entry_blue_coins
             )
-            return rendering.render_again_regions(again, go, oob=True)
+            return rendering.render_again_regions(again, go, oob=True) + self._options(room, user)
+
+
+class AnnulConsumer(PushingConsumer):
+    """The friendly-annulment vote at a room's table, for one person playing there: pushed on every
+    "room changed" message (a proposal, an answer) and re-read by the watchdog, so a vote whose 30 s
+    ran out shows as ended within GAMES_SOCKET_WATCHDOG_S."""
+
+    room_pk: int | None = None
+
+    async def connect(self):
+        self.language = language_of(self.scope)
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.room_pk = await read(self._find_room)()
+        await self.accept()
+        if self.room_pk is None:
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+            return
+        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
+        await self.push()
+        self.start_watchdog()
+
+    def _find_room(self) -> int | None:
+        room = Room.objects.filter(code=self.code, match__isnull=False).first()
+        if room is None or selectors.seat_of(room, self.scope.get("user")) is None:
+            return None
+        return room.pk
+
+    async def disconnect(self, code):
+        self.stop_watchdog()
+        if self.room_pk is not None:
+            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
+
+    async def room_update(self, event):
+        await self.push()
+
+    def _render(self) -> str:
+        user = self.scope.get("user")
+        room = Room.objects.select_related("match").get(pk=self.room_pk)
+        with translation.override(self.language):
+            return rendering.render_annul_vote(rendering.annul_vote_context(room, user), oob=True)
 
 
 class ChatConsumer(AsyncWebsocketConsumer):

@@ -105,3 +105,16 @@ class LobbyFilterForm(forms.Form):
         if not self.is_valid():
             return {"variant": "", "seats": ""}
         return {"variant": self.cleaned_data["variant"], "seats": self.cleaned_data["table"]}
+
+
+class TableOptionsForm(forms.Form):
+    """The chief's options panel, as posted. Only the shape is checked here; what is allowed (a stake
+    everyone covers, none in practice, signals only in pairs) is the service's rule (rooms.options)."""
+
+    move_seconds = forms.TypedChoiceField(coerce=int, choices=[(s, s) for s in MOVE_SECONDS])
+    mode = forms.ChoiceField(choices=Room.Mode.choices)
+    stake_coins = forms.IntegerField(error_messages={"invalid": _("A stake is a whole number of coins, zero or more.")})
+    is_private = forms.BooleanField(required=False)
+    password = forms.CharField(max_length=64, required=False, strip=False)
+    allow_spectators = forms.BooleanField(required=False)
+    partner_signals = forms.BooleanField(required=False)

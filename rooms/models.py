@@ -70,6 +70,13 @@ class Room(models.Model):
     move_seconds = models.PositiveSmallIntegerField(_("seconds per move"), default=99)
     mode = models.CharField(_("mode"), max_length=12, choices=Mode.choices, default=Mode.COMPETITIVE)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+    # The chief's table options (issue 12 item 1), changed only before a match or between matches.
+    # Coins each person stakes on a match (0: none); the match gets a copy when it starts.
+    stake_coins = models.PositiveIntegerField(_("stake per match (coins)"), default=0)
+    allow_spectators = models.BooleanField(_("allow spectators"), default=True)
+    partner_signals = models.BooleanField(_("partner signals"), default=False)
+    # When the chief opened the options panel (None: closed): the others see the icon "being changed".
+    options_opened_at = models.DateTimeField(null=True, blank=True)
     match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="room")
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -187,6 +194,7 @@ class PlayAgain(models.Model):
         DECLINED = "declined", _("Someone declined")
         EXPIRED = "expired", _("Time ran out")
         NO_BLUE_COINS = "no_blue_coins", _("Someone had no blue coins")
+        NO_COINS = "no_coins", _("Someone could not cover the stake")
 
     room = models.OneToOneField(Room, on_delete=models.CASCADE, related_name="play_again")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
@@ -223,3 +231,40 @@ class PlayAgainAnswer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.play_again_id}: {self.user_id}"
+
+
+class AnnulmentVote(models.Model):
+    """A proposal to annul a room's match by agreement (issue 12 item 3, seed 002 "anular partida").
+
+    Every person still at the table (robots and bots do not vote) must agree before `expires_at`;
+    one refusal ends it, and so does the clock (read off `expires_at`, never stored by a read).
+    One vote at a time per match: the room's row lock serialises proposals and answers.
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Voting")
+        ACCEPTED = "accepted", _("Everyone agreed")
+        REFUSED = "refused", _("Someone refused")
+        EXPIRED = "expired", _("Time ran out")
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="annulment_votes")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="annulment_votes")
+    proposer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # The ids of the people who agreed so far (the proposer first).
+    agreed = models.JSONField(default=list)
+    refused_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("annulment vote")
+        verbose_name_plural = _("annulment votes")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["match", "-created_at"], name="rooms_annul_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.status}"

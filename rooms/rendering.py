@@ -1,19 +1,24 @@
-"""One context function per pushed fragment (lobby list, room seats, play again, where to go, chat) and their renders.
+"""One context function per pushed fragment (lobby list, room seats, table options, play again, where to go, chat,
+the annulment vote) and their renders.
 
 The page places the same fragments the sockets push, so a page plus its pushes equals a fresh page.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.models import BotLevel
 
-from .models import ChatLine, PlayAgain, Room, RoomSeat
+from . import annulment
+from .models import MOVE_SECONDS, ChatLine, PlayAgain, Room, RoomSeat
 from .selectors import AgainFacts
 
 SEAT_FILTERS = (("2", "2"), ("4t", "4t"), ("4s", "4s"))
@@ -43,7 +48,38 @@ def options_summary(room: Room) -> list[str]:
         words.append(_("all tied: nobody scores"))
     words.append(_("%(seconds)s s a move") % {"seconds": room.move_seconds})
     words.append(str(room.get_mode_display()))
+    if room.stake_coins:
+        words.append(_("stake %(coins)s coins") % {"coins": room.stake_coins})
+    if not room.allow_spectators:
+        words.append(_("no spectators"))
+    if room.partner_signals:
+        words.append(_("partner signals"))
     return [str(w) for w in words]
+
+
+def options_context(room: Room, viewer, *, changeable: bool, now=None) -> dict:
+    """`_room_options.html`: the options in words, the icon ("being changed" while the chief has the
+    panel open), and for the chief the panel itself (open) or its button (closed)."""
+    now = now or timezone.now()
+    opened = room.options_opened_at
+    panel_open = opened is not None and now - opened < timedelta(seconds=settings.ROOMS_OPTIONS_OPEN_S)
+    am_chief = viewer is not None and room.chief_id == getattr(viewer, "pk", None)
+    return {
+        "code": room.code,
+        "summary": options_summary(room),
+        "changing": panel_open and not am_chief,
+        "am_chief": am_chief,
+        "can_change": am_chief and changeable,
+        "panel_open": am_chief and changeable and panel_open,
+        "move_choices": MOVE_SECONDS,
+        "modes": Room.Mode.choices,
+        "room": room,
+        "signals_possible": room.seats == 4 and room.partnership,
+    }
+
+
+def render_room_options(context: dict, *, oob: bool = False) -> str:
+    return render_to_string("rooms/_room_options.html", {**context, "oob": oob})
 
 
 def seats_label(seats: int, partnership: bool) -> str:
@@ -235,6 +271,8 @@ def again_ended_text(facts: AgainFacts | None) -> str:
         return str(_("%(name)s chose not to play again.") % {"name": name})
     if facts.status == PlayAgain.Status.NO_BLUE_COINS:
         return str(_("%(name)s did not have the blue coins to play again: nobody was charged.") % {"name": name})
+    if facts.status == PlayAgain.Status.NO_COINS:
+        return str(_("%(name)s could not cover the stake to play again: nobody was charged.") % {"name": name})
     if facts.status == PlayAgain.Status.EXPIRED:
         return str(_("Not everyone said yes in time: the time to play again has run out."))
     return ""
@@ -244,3 +282,47 @@ def render_again_regions(again: dict, go_context: dict, *, oob: bool = False) ->
     return render_to_string("rooms/_room_again.html", {**again, "oob": oob}) + render_to_string(
         "rooms/_room_go.html", {**go_context, "oob": oob}
     )
+
+
+def annul_context(room: Room, match, facts, viewer, *, voter_ids: set[int], propose_at, now=None) -> dict:
+    """`_annul_vote.html`: the friendly-annulment vote at a room's table, as this viewer sees it.
+
+    `facts` is the latest vote (rooms.annulment.VoteFacts) or None; `propose_at` when the viewer
+    may propose again (None: now).
+    """
+    now = now or timezone.now()
+    me = getattr(viewer, "pk", None)
+    active = match.status == match.Status.ACTIVE
+    status = facts.status if facts is not None else ""
+    is_voter = me in voter_ids
+    open_vote = active and status == "open"
+    cooldown = int((propose_at - now).total_seconds()) + 1 if propose_at is not None else 0
+    return {
+        "public_id": match.public_id,
+        "active": active,
+        "status": status,
+        "facts": facts,
+        "open": open_vote,
+        "expires_ms": int(facts.expires_at.timestamp() * 1000) if open_vote else None,
+        "can_answer": open_vote and is_voter and viewer.username in facts.waiting,
+        "can_propose": active and is_voter and not open_vote and not cooldown,
+        "cooldown": cooldown if active and is_voter and not open_vote else 0,
+        "annulled": match.status == match.Status.ANNULLED,
+    }
+
+
+def annul_vote_context(room: Room, viewer) -> dict:
+    """`annul_context` read off the database for a room match's table (the page and its socket)."""
+    match = room.match
+    return annul_context(
+        room,
+        match,
+        annulment.vote_facts(match),
+        viewer,
+        voter_ids={seat.user_id for seat in annulment.voters(match)},
+        propose_at=annulment.may_propose_at(viewer, match),
+    )
+
+
+def render_annul_vote(context: dict, *, oob: bool = False) -> str:
+    return render_to_string("rooms/_annul_vote.html", {**context, "oob": oob})

@@ -115,7 +115,7 @@ def again_status(status: str, expires_at: datetime, now=None) -> str:
 def play_again_facts(room: Room) -> AgainFacts | None:
     """None while the match is in play, when it was abandoned, or when a player left it (no play again)."""
     match = room.match
-    if match is None or match.status != Match.Status.FINISHED or match.finished_at is None:
+    if match is None or match.status not in (Match.Status.FINISHED, Match.Status.ANNULLED) or match.finished_at is None:
         return None
     if match.seats.filter(left_at__isnull=False).exists():
         return None
@@ -131,3 +131,13 @@ def play_again_facts(room: Room) -> AgainFacts | None:
         ended_by=offer.ended_by.username if offer.ended_by else "",
         new_match_public_id=new_match.public_id if new_match else "",
     )
+
+
+def options_changeable(room: Room) -> bool:
+    """Whether the table's options may change now: before the first match, or between matches (the
+    match ended and "play again" has not started the next one). rooms.options enforces the same."""
+    if room.status == Room.Status.WAITING:
+        return True
+    if room.status != Room.Status.STARTED or room.match is None or room.match.status == Match.Status.ACTIVE:
+        return False
+    return not PlayAgain.objects.filter(room=room, status=PlayAgain.Status.STARTED).exists()

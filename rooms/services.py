@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.models import BotLevel, Match
+from games.stakes import StakeNotCovered, hold_stakes
 from games.starting import BOT_NAMES, SeatPlan, create_match
 from shop import wallet
 
@@ -32,8 +33,10 @@ from .models import Room, RoomSeat, RoomSettings
 
 
 class RoomRefused(Exception):
-    def __init__(self, code: str, message):
-        self.code, self.message = code, message
+    def __init__(self, code: str, message, *, user=None):
+        # `user`: the person the refusal is about, when it is not the one asking (a stake someone
+        # else at the table can no longer cover).
+        self.code, self.message, self.user = code, message, user
         super().__init__(f"{code}: {message}")
 
 
@@ -75,6 +78,8 @@ def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
             # Quick join plays the rule book's game: a room of online Mineiro (a house rule) is
             # joined on purpose, from the lobby.
             .exclude(rules__mineiro_style="online")
+            # Never into a stake the person cannot cover (issue 12).
+            .filter(stake_coins__lte=wallet.balance(user, wallet.COINS))
             .order_by("created_at", "pk")
             .first()
         )
@@ -242,7 +247,19 @@ def _require_chief(room: Room, user) -> None:
         raise RoomRefused("not_chief", _("Only the room's chief may do that."))
 
 
+def require_stake_covered(room: Room, user) -> None:
+    """A person who cannot cover the room's stake cannot sit (issue 12)."""
+    have = wallet.balance(user, wallet.COINS)
+    if room.stake_coins > have:
+        raise RoomRefused(
+            "stake_not_covered",
+            _("This table plays for a stake of %(stake)s coins and you have %(have)s.")
+            % {"stake": room.stake_coins, "have": have},
+        )
+
+
 def _take_seat(room: Room, user, number: int, ip: str | None, price: int) -> RoomSeat:
+    require_stake_covered(room, user)
     seat = RoomSeat.objects.create(room=room, user=user, number=number, ip_address=ip or None, blue_coins_paid=price)
     if price:
         try:
@@ -274,6 +291,19 @@ def _vacate(room: Room, seat: RoomSeat, *, removed: bool) -> None:
         )
 
 
+def match_stake(room: Room, people: dict[int, RoomSeat]) -> int:
+    """The stake the match is played for: the room's, when people sit on two sides or more.
+
+    A person alone against bots stakes nothing (a pot would only pay the house), and a practice
+    table plays for nothing (the options refuse a stake there; this is the backstop).
+    """
+    if room.mode == Room.Mode.PRACTICE or not room.stake_coins:
+        return 0
+    rules = room.ruleset
+    sides = {engine.side_of(rules, number) for number in people}
+    return room.stake_coins if len(sides) > 1 else 0
+
+
 def _start_if_full(room: Room) -> None:
     if not _free_seats(room):
         _start(room, bot_level=BotLevel.MEDIUM)
@@ -298,7 +328,13 @@ def _start(room: Room, *, bot_level: str) -> None:
         move_seconds=room.move_seconds,
         kind=Match.Kind.ROOM,
         practice=room.mode == Room.Mode.PRACTICE,
+        stake_coins=match_stake(room, people),
     )
+    try:
+        hold_stakes(match, list(match.seats.select_related("user")))
+    except StakeNotCovered as short:
+        # Someone spent their coins while waiting: the match does not start (this transaction rolls back).
+        raise RoomRefused("stake_not_covered", short.message, user=short.user) from None
     room.match, room.status, room.started_at = match, Room.Status.STARTED, timezone.now()
     room.save(update_fields=["match", "status", "started_at"])
     publishing.announce(room.pk)

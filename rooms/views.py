@@ -24,9 +24,10 @@ from games.models import Match, RewardSettings
 from games.views import client_address
 
 from . import again as again_service
-from . import chat, rendering, selectors, services
+from . import annulment, chat, rendering, selectors, services
+from . import options as options_service
 from .chat import ChatRefused
-from .forms import CreateRoomForm, LobbyFilterForm, QuickJoinForm, RoomPasswordForm
+from .forms import CreateRoomForm, LobbyFilterForm, QuickJoinForm, RoomPasswordForm, TableOptionsForm
 from .models import Room, RoomSettings
 from .services import RoomOptions, RoomRefused
 
@@ -104,7 +105,7 @@ def room(request, code: str):
         return render(request, "rooms/no_room.html", status=404)
     seat = selectors.seat_of(found, request.user)
     if found.status == Room.Status.STARTED and seat is not None and found.match_id:
-        if found.match.status == Match.Status.FINISHED:
+        if found.match.status in (Match.Status.FINISHED, Match.Status.ANNULLED):
             return redirect("rooms:again", public_id=found.match.public_id)
         return redirect("games:table", public_id=found.match.public_id)
     people = selectors.people_in(found)
@@ -117,6 +118,9 @@ def room(request, code: str):
         "password_form": RoomPasswordForm(),
         "taken": len(people),
     }
+    context["options_region"] = rendering.options_context(
+        found, request.user, changeable=selectors.options_changeable(found)
+    )
     if seat is not None:
         context["seats_region"] = rendering.room_seats_context(found, people, request.user)
         context["go_region"] = rendering.room_go_context(found, seated=True)
@@ -144,7 +148,45 @@ def again(request, public_id: str):
             found, facts, selectors.people_in(found), request.user, RoomSettings.current().entry_blue_coins
         )
         context["go_region"] = rendering.again_go_context(facts, public_id)
+        context["options_region"] = rendering.options_context(
+            found, request.user, changeable=selectors.options_changeable(found)
+        )
     return render(request, "rooms/again.html", context)
+
+
+# --- the chief's table options (issue 12 item 1) -----------------------------------------------
+
+
+@login_required
+@require_POST
+def options_open(request, code: str):
+    return _options_call(request, code, options_service.open_panel)
+
+
+@login_required
+@require_POST
+def options_close(request, code: str):
+    return _options_call(request, code, options_service.close_panel)
+
+
+@login_required
+@require_POST
+def options_save(request, code: str):
+    form = TableOptionsForm(request.POST)
+    if not form.is_valid():
+        first = next(iter(form.errors.values()))[0]
+        messages.error(request, first)
+        return go(request, reverse("rooms:room", kwargs={"code": code}))
+    chosen = options_service.TableOptions(**form.cleaned_data)
+    return _options_call(request, code, lambda user, room_code: options_service.change_options(user, room_code, chosen))
+
+
+def _options_call(request, code: str, call) -> HttpResponse:
+    try:
+        call(request.user, code)
+    except RoomRefused as refusal:
+        messages.error(request, refusal_text(refusal))
+    return go(request, reverse("rooms:room", kwargs={"code": code}))
 
 
 @login_required
@@ -283,6 +325,13 @@ def refusal_text(refusal: RoomRefused):
             reverse("shop:index"),
             _("Get blue coins in the shop."),
         )
+    if refusal.code == "stake_not_covered":
+        return format_html(
+            '{} <a href="{}" data-nav="shop-coins">{}</a>',
+            refusal.message,
+            reverse("shop:index"),
+            _("Get coins in the shop."),
+        )
     return refusal.message
 
 
@@ -361,3 +410,53 @@ def _chat_answer(request, room: Room, message) -> HttpResponse:
     if message:
         messages.info(request, message)
     return redirect("rooms:room", code=room.code)
+
+
+# --- friendly annulment at a room's table (issue 12 item 3) -------------------------------------
+
+
+def match_annul(request, public_id: str):
+    """The annulment vote panel a room match's table page loads (with its socket); nothing for others."""
+    room = selectors.room_of_match(public_id)
+    if room is None or selectors.seat_of(room, request.user) is None:
+        return HttpResponse(status=204)
+    vote = _annul_region(room, request.user)
+    return render(request, "rooms/_annul_panel.html", {"code": room.code, "vote": vote})
+
+
+def _annul_region(room: Room, user) -> str:
+    return rendering.render_annul_vote(rendering.annul_vote_context(room, user))
+
+
+@login_required
+@require_POST
+def annul_propose(request, public_id: str):
+    return _annul_call(request, lambda: annulment.propose(request.user, public_id))
+
+
+@login_required
+@require_POST
+def annul_yes(request, public_id: str):
+    return _annul_call(request, lambda: annulment.answer(request.user, public_id, agree=True))
+
+
+@login_required
+@require_POST
+def annul_no(request, public_id: str):
+    return _annul_call(request, lambda: annulment.answer(request.user, public_id, agree=False))
+
+
+def _annul_call(request, call) -> HttpResponse:
+    """htmx: the refusal's message for `#annul-message` (empty when done: the socket shows the vote);
+    a plain post: back to the table with the message."""
+    message = ""
+    try:
+        call()
+    except RoomRefused as refusal:
+        message = refusal.message
+    if request.headers.get("HX-Request"):
+        return HttpResponse(escape(message))
+    if message:
+        messages.error(request, message)
+    public_id = request.resolver_match.kwargs["public_id"]
+    return redirect("games:table", public_id=public_id)

@@ -76,6 +76,10 @@ LEDGER_REASONS = {
     "room_entry": _("Seat in a room"),
     "room_refund": _("Room seat given back"),
     "achievement_reward": _("Achievement reward"),
+    "stake_held": _("Stake put into a match's pot"),
+    "stake_won": _("Pot won (less the house's share)"),
+    "stake_returned": _("Stake given back"),
+    "house_cut": _("The house's share of a pot"),
 }
 
 

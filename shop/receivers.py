@@ -14,7 +14,8 @@ from .models import LedgerEntry, Loadout, Ownership, Purchase, Wallet
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="shop_starter_grant")
 def give_starter_pack(sender, instance, created: bool, raw: bool = False, **kwargs) -> None:
-    if created and not raw:
+    # The house's account (shop.wallet.house_account) holds only what pots paid it: no gift.
+    if created and not raw and instance.get_username() != settings.SHOP_HOUSE_USERNAME:
         grant_starter_pack(instance)
 
 

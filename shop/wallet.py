@@ -7,6 +7,8 @@ Other apps call `change_balance`, `balance` and `get_or_create_wallet`; nothing 
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -21,6 +23,7 @@ __all__ = [
     "change_balance",
     "balance",
     "get_or_create_wallet",
+    "house_account",
 ]
 
 CURRENCIES = (COINS, BLUE_COINS, GEMS)
@@ -42,6 +45,18 @@ class InsufficientFunds(Exception):
 def get_or_create_wallet(user) -> Wallet:
     wallet, _created = Wallet.objects.get_or_create(user=user)
     return wallet
+
+
+def house_account():
+    """The house's account: the user whose wallet receives the house's share of stake pots (games.stakes).
+
+    Inactive, with no usable password and a name no person can sign up with (validators refuse "~"),
+    so nobody can sign in as the house; it gets no starter grant (shop.receivers).
+    """
+    user, _created = get_user_model().objects.get_or_create(
+        username=settings.SHOP_HOUSE_USERNAME, defaults={"is_active": False, "password": "!"}
+    )
+    return user
 
 
 def balance(user, currency: str) -> int:

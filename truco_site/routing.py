@@ -3,7 +3,7 @@
 from django.urls import path, re_path
 
 from games.consumers import TableConsumer
-from rooms.consumers import ChatConsumer, LobbyConsumer, RoomConsumer
+from rooms.consumers import AnnulConsumer, ChatConsumer, LobbyConsumer, RoomConsumer
 from truco_site.bench import GroupRoundTrip
 from truco_site.sockets import NoSuchSocket
 
@@ -14,5 +14,6 @@ websocket_urlpatterns = [
     path("ws/rooms/", LobbyConsumer.as_asgi()),
     path("ws/room/<room_code:code>/", RoomConsumer.as_asgi()),
     path("ws/room/<room_code:code>/chat/", ChatConsumer.as_asgi()),
+    path("ws/room/<room_code:code>/annul/", AnnulConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),  # last: any other path closes with 4404
 ]

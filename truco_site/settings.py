@@ -149,6 +149,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 GAMES_SOCKET_WATCHDOG_S = float(os.environ.get("GAMES_SOCKET_WATCHDOG_S", "5"))
 # How long the people of a finished room match have to all accept "Play again" (issue 11 item 10).
 ROOMS_PLAY_AGAIN_S = int(os.environ.get("ROOMS_PLAY_AGAIN_S", "60"))
+# Friendly annulment (issue 12): every person agrees within this many seconds, and a person whose
+# proposal was refused or ran out waits the cooldown before proposing again.
+ROOMS_ANNUL_VOTE_S = int(os.environ.get("ROOMS_ANNUL_VOTE_S", "30"))
+ROOMS_ANNUL_COOLDOWN_S = int(os.environ.get("ROOMS_ANNUL_COOLDOWN_S", "120"))
+# The chief's options panel marks the options "being changed" for this long after it was opened
+# (or until it is closed): a chief who closes the tab does not leave the icon red for ever.
+ROOMS_OPTIONS_OPEN_S = int(os.environ.get("ROOMS_OPTIONS_OPEN_S", "120"))
+# The house's share of a stake pot, in percent (seed 002: 25 %), and the account it is paid to.
+GAMES_HOUSE_CUT_PERCENT = 25
+SHOP_HOUSE_USERNAME = "~house"
 # The load test's floor socket (truco_site/bench.py): a bench-only route, off unless BENCH_ROUTES=1.
 BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
 # The process that stored a move wakes up at the next deadline (games/timers.py); the sweeper is
