@@ -70,6 +70,12 @@ LOADTEST_ARGS ?=
 loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real sockets, beside the floor; needs `BENCH_ROUTES=1 make run` in another terminal (same DATABASE_URL)
 	$(PY) manage.py loadtest_table --players $(PLAYERS) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
 
+BOT     ?= hard
+MATCHES ?= 4000
+SEED    ?= 1
+arena: venv ## BOT=hard MATCHES=4000 [SEED=1] BOT against the whole style panel at the four tables, one table with 95% intervals (both cores)
+	$(PY) -m games.engine.arena --panel $(BOT) --matches $(MATCHES) --seed $(SEED)
+
 TABLES ?= 50
 loadtest-rooms: venv ## TABLES=50 SECONDS=30 [URL=..,..] rooms of four people playing each other (action → all four seats updated), beside the floor; needs `BENCH_ROUTES=1 make run`
 	$(PY) manage.py loadtest_rooms --tables $(TABLES) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)

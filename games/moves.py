@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import transaction
@@ -16,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-from games.engine.bots import choose_action
+from games.engine.bots import choose_action, decide
 
 from . import presence
 from .clock import schedule_next_turn
@@ -97,63 +98,144 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
     return match
 
 
-def play_due_seat(match_pk: int, now=None, *, version: int | None = None) -> Match | None:
-    """Act for the seat whose deadline passed (AI seat, bot partner, or a timed-out human).
+# A due move whose table moved on while its bot was thinking is decided again this many times at
+# most (each time from the new version), then left to the next timer or sweep.
+DUE_ATTEMPTS = 3
 
-    Returns the match as stored (to publish once committed), or None if nothing was due. With
-    `version` (a timer set for that version) it acts only if the match is still at that version:
-    a timer in another process, or the sweeper, may have made this move already.
+
+@dataclass(frozen=True)
+class DueDecision:
+    """A due move to decide, read without the row lock: everything the bot needs, nothing it may not see.
+
+    `view` is the acting seat's view (for the clock: without raises), `seed` the move's
+    randomness; `games.engine.bots.decide(level, view, seed)` turns it into an action anywhere —
+    a thread or another process (games.thinking) — and `apply_due_decision` stores it if the
+    match is still at `version`.
+    """
+
+    match_pk: int
+    version: int
+    seat: int  # the seat that acts
+    due: int  # the seat whose deadline passed (a person's, when a bot partner answers for them)
+    due_is_machine: bool  # the due seat is a bot's or a robot's (not a person's clock running out)
+    actor: str  # "bot", "robot" or "clock"
+    level: str
+    view: dict
+    seed: str
+    # The engine state the view was read from: at the same version the stored one is the same, so
+    # storing needs neither to read nor to parse it again. Stays in this process (never pickled).
+    state: engine.MatchState = field(repr=False, compare=False)
+
+
+class TableMovedOn(Exception):
+    """The match is no longer at the version a due move was decided for: decide again."""
+
+
+def due_decision(match_pk: int, now=None, *, version: int | None = None) -> DueDecision | None:
+    """What is due in the match (AI seat, bot partner, or a timed-out human), or None if nothing is.
+
+    A plain read: no lock is held while the bot thinks. With `version` (a timer set for that
+    version) only that version's due move is wanted.
+    """
+    now = now or timezone.now()
+    due = Match.objects.filter(pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now)
+    if version is not None:
+        due = due.filter(version=version)
+    match = due.only("pk", "version", "state", "seat_bots", "robot_seats", "deadline_seat").first()
+    if match is None:
+        return None
+    bots = match.seat_bots
+    state = engine.from_json(match.state)
+    acting = engine.seats_to_act(state)
+    if not acting:
+        return None
+    due_seat = match.deadline_seat if match.deadline_seat in acting else acting[0]
+    # A bot's seat plays at its level; a robot (a room's person away or gone) at GAMES_ROBOT_LEVEL.
+    robots = set(match.robot_seats)
+    machines = {s: bots[s] or settings.GAMES_ROBOT_LEVEL for s in acting if bots[s] or s in robots}
+    if due_seat in machines:
+        seat = due_seat
+    elif machines:
+        # The human partner let the clock run out: the bot (or robot) partner answers for the side.
+        seat = next(s for s in acting if s in machines)
+    else:
+        seat = due_seat
+    if seat in machines:
+        level, actor = machines[seat], "bot" if bots[seat] else "robot"
+    else:
+        level, actor = AUTOPLAY_LEVEL, "clock"
+    view = engine.seat_view(state, seat)
+    if actor == "clock":
+        view = clock_view(view)
+    return DueDecision(
+        match_pk=match.pk,
+        version=match.version,
+        seat=seat,
+        due=due_seat,
+        due_is_machine=due_seat in machines,
+        actor=actor,
+        level=level,
+        view=view,
+        seed=f"{match.pk}:{match.version}:{seat}",
+        state=state,
+    )
+
+
+def apply_due_decision(decision: DueDecision, action: engine.Action, now=None) -> Match | None:
+    """Store a decided due move if the match is still at the decision's version.
+
+    Returns the match as stored (to publish once committed); None if the row is locked by
+    someone acting on it right now (their commit times the next move) or the match ended;
+    raises TableMovedOn if the version moved on (the caller decides again).
     """
     now = now or timezone.now()
     with transaction.atomic():
-        due = Match.objects.select_for_update(skip_locked=True).filter(
-            pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now
+        match = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(pk=decision.match_pk, status=Match.Status.ACTIVE)
+            .defer("state")
+            .first()
         )
-        if version is not None:
-            due = due.filter(version=version)
-        match = due.first()
         if match is None:
             return None
-        bots = match.seat_bots
-        robots = set(match.robot_seats)
-        state = engine.from_json(match.state)
-        acting = engine.seats_to_act(state)
-        if not acting:
-            return None
-        due = match.deadline_seat if match.deadline_seat in acting else acting[0]
-        # A bot's seat plays at its level; a robot (a room's person away or gone) at GAMES_ROBOT_LEVEL.
-        machines = {s: bots[s] or settings.GAMES_ROBOT_LEVEL for s in acting if bots[s] or s in robots}
-        if due in machines:
-            seat = due
-        elif machines:
-            # The human partner let the clock run out: the bot (or robot) partner answers for the side.
-            seat = next(s for s in acting if s in machines)
-        else:
-            seat = due
-        if seat in machines:
-            level, actor = machines[seat], "bot" if bots[seat] else "robot"
-        else:
-            level, actor = AUTOPLAY_LEVEL, "clock"
-        rng = random.Random(f"{match.pk}:{match.version}:{seat}")
-        view = engine.seat_view(state, seat)
-        action = clock_action(view, rng) if actor == "clock" else choose_action(level, view, rng)
-        new_state, events = engine.apply(state, seat, action)
-        if due not in machines:
+        if match.version != decision.version:
+            raise TableMovedOn(decision.match_pk)
+        state = decision.state  # the version is the one read: so is the state
+        new_state, events = engine.apply(state, decision.seat, action)
+        if not decision.due_is_machine:
             # A person let the clock run out (the table or their bot partner acts for them).
             match.missed_turns += 1
             if match.missed_turns >= settings.GAMES_ABANDON_AFTER_MISSED_TURNS:
                 if not presence.tracked(match):
-                    abandon_match(match, due, reason="missed_turns", now=now)
+                    abandon_match(match, decision.due, reason="missed_turns", now=now)
                     return match
                 # A room's match goes on for the others: the person has left, a robot plays for them
                 # from the next turn (docs/decisions.md, "Rooms, part 2").
-                presence.mark_left(match, due, now, reason="missed_turns")
+                presence.mark_left(match, decision.due, now, reason="missed_turns")
                 match.missed_turns = 0
-        if actor == "clock":
-            events = [{"type": "clock_ran_out", "seat": seat}, *events]
-            match.timed_out_seat, match.timed_out_version = seat, match.version + 1
-        _store(match, new_state, events, seat=seat, actor=actor, action=action, before=state)
+        if decision.actor == "clock":
+            events = [{"type": "clock_ran_out", "seat": decision.seat}, *events]
+            match.timed_out_seat, match.timed_out_version = decision.seat, match.version + 1
+        _store(match, new_state, events, seat=decision.seat, actor=decision.actor, action=action, before=state)
     return match
+
+
+def play_due_seat(match_pk: int, now=None, *, version: int | None = None) -> Match | None:
+    """Act for the seat whose deadline passed, all in this thread (tests, scripts; the server uses games.thinking).
+
+    Returns the match as stored, or None if nothing was due. With `version` (a timer set for that
+    version) it acts only if the match is still at that version: a timer in another process, or
+    the sweeper, may have made this move already.
+    """
+    for _attempt in range(DUE_ATTEMPTS):
+        decision = due_decision(match_pk, now, version=version)
+        if decision is None:
+            return None
+        try:
+            return apply_due_decision(decision, decide(decision.level, decision.view, decision.seed), now)
+        except TableMovedOn:
+            continue
+    return None
 
 
 def abandon_match(match: Match, seat_number: int, *, reason: str, now=None) -> None:
@@ -225,14 +307,19 @@ def abandon_matches_of(user) -> list[tuple[int, int]]:
     return ended
 
 
-def clock_action(view: dict, rng: random.Random) -> engine.Action:
-    """What the clock plays for a human who let it run out: the easy bot's judgement, never a raise.
+def clock_view(view: dict) -> dict:
+    """The view the clock decides from for a human who let it run out: the same, without raises.
 
     Raising bets the absent player's points on a hand they did not choose to bet on; a card, an
-    accept or a run is what any table does for a player who is away.
+    accept or a run is what any table does for a player who is away. The clock plays with the
+    easy bot's judgement (AUTOPLAY_LEVEL).
     """
-    view = {**view, "legal_actions": [a for a in view["legal_actions"] if a["do"] != "raise"]}
-    return choose_action(AUTOPLAY_LEVEL, view, rng)
+    return {**view, "legal_actions": [a for a in view["legal_actions"] if a["do"] != "raise"]}
+
+
+def clock_action(view: dict, rng: random.Random) -> engine.Action:
+    """What the clock plays for a human who let it run out: the easy bot's judgement, never a raise."""
+    return choose_action(AUTOPLAY_LEVEL, clock_view(view), rng)
 
 
 def play_due_seat_safely(match_pk: int, now=None, *, version: int | None = None) -> Match | None:

@@ -432,11 +432,8 @@ def _again_url(match: Match, me: int | None) -> str:
     """A finished room match offers its people to play again together (the rooms app's page), unless
     someone left it: then they are not "the same people" any more."""
     # `me` None: a spectator, who has nobody to play again with (only "Back to the rooms").
-    if (
-        match.kind != Match.Kind.ROOM
-        or match.status not in (Match.Status.FINISHED, Match.Status.ANNULLED)
-        or me is None
-    ):
+    over = (Match.Status.FINISHED, Match.Status.ANNULLED)  # an annulled match too (issue 12)
+    if match.kind != Match.Kind.ROOM or match.status not in over or me is None:
         return ""
     if any(seat.left_at is not None for seat in selectors.seats_at(match)):
         return ""

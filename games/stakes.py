@@ -96,33 +96,33 @@ def payouts(match: Match, seats: list[Seat]) -> tuple[dict[int, int], int]:
 
 def settle_stakes(match: Match, seats: list[Seat]) -> None:
     """Pay the pot out (match row locked by the caller, in the transaction that ended the match)."""
-    if match.stakes_settled or match.status == Match.Status.ACTIVE:
+    # No stake, no write: every finished match passes here, and a move costs one write (issue 10).
+    if match.stakes_settled or match.status == Match.Status.ACTIVE or not match.stake_coins:
         return
-    if match.stake_coins:
-        paid, house = payouts(match, seats)
-        reference = _reference(match)
-        by_number = {seat.number: seat for seat in seats}
-        for number in sorted(paid, key=lambda n: by_number[n].user_id or 0):
-            seat = by_number[number]
-            # A winner's share is a win; anything else paid to a person is their own stake back.
-            given_back = match.status == Match.Status.ANNULLED or not match.won_by(number)
-            wallet.change_balance(
-                seat.user,
-                wallet.COINS,
-                paid[number],
-                reason="stake_returned" if given_back else "stake_won",
-                reference=reference,
-                idempotency_key=f"stake-pay:{match.public_id}:{number}",
-            )
-        if house:
-            # Locked last, always: two settlements never wait on each other in opposite orders.
-            wallet.change_balance(
-                wallet.house_account(),
-                wallet.COINS,
-                house,
-                reason="house_cut",
-                reference=reference,
-                idempotency_key=f"stake-house:{match.public_id}",
-            )
+    paid, house = payouts(match, seats)
+    reference = _reference(match)
+    by_number = {seat.number: seat for seat in seats}
+    for number in sorted(paid, key=lambda n: by_number[n].user_id or 0):
+        seat = by_number[number]
+        # A winner's share is a win; anything else paid to a person is their own stake back.
+        given_back = match.status == Match.Status.ANNULLED or not match.won_by(number)
+        wallet.change_balance(
+            seat.user,
+            wallet.COINS,
+            paid[number],
+            reason="stake_returned" if given_back else "stake_won",
+            reference=reference,
+            idempotency_key=f"stake-pay:{match.public_id}:{number}",
+        )
+    if house:
+        # Locked last, always: two settlements never wait on each other in opposite orders.
+        wallet.change_balance(
+            wallet.house_account(),
+            wallet.COINS,
+            house,
+            reason="house_cut",
+            reference=reference,
+            idempotency_key=f"stake-house:{match.public_id}",
+        )
     match.stakes_settled = True
     match.save(update_fields=["stakes_settled"])

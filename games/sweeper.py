@@ -23,8 +23,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from . import db, presence, timers
-from .moves import play_due_seat_safely
+from . import db, presence, thinking, timers
 from .publishing import publish_move
 from .selectors import due_match_ids
 
@@ -57,18 +56,24 @@ async def sweep_once(now=None) -> int:
     except Exception:
         log.exception("sweeper could not read the due matches")
         return 0
-    # One match per trip to the database thread, so players' own moves interleave with the AI's
-    # instead of waiting behind a whole batch; publishing happens here, off that thread.
-    for pk in match_ids:
-        match = await db.write(play_due_seat_safely)(pk, now)
-        if match is not None:
-            try:
-                await publish_move(match)
-            except Exception:  # the move is stored; sockets catch up with the next version or on reconnect
-                log.exception("could not publish version %s of match %s", match.version, pk)
-            # From here on this process's timer makes the match's moves on time.
-            timers.schedule_after(match)
+    # Every due match at once: one slow bot never holds up the others. Each move is one trip to
+    # the database thread (games.thinking writes them one at a time), so players' own moves
+    # interleave with the AI's instead of waiting behind a whole batch; publishing happens here,
+    # off that thread.
+    await asyncio.gather(*(_play_one(pk, now) for pk in match_ids))
     return len(match_ids)
+
+
+async def _play_one(match_pk: int, now) -> None:
+    match = await thinking.play_due(match_pk, now)
+    if match is None:
+        return
+    try:
+        await publish_move(match)
+    except Exception:  # the move is stored; sockets catch up with the next version or on reconnect
+        log.exception("could not publish version %s of match %s", match.version, match_pk)
+    # From here on this process's timer makes the match's moves on time.
+    timers.schedule_after(match)
 
 
 async def presence_forever() -> None:

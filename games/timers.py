@@ -1,41 +1,39 @@
 """The clock on the event loop: the process that stored a move wakes up at the next deadline and makes the due move.
 
 The deadline stored on the match row stays the truth (`games.clock`); a timer is only this
-process's reminder of it. When it fires it asks the move service for the due move *at the
-version it was set for* (`moves.play_due_seat(..., version=v)`), under the row lock: a timer in
-another process, the sweeper, or the person's own move may have moved the match on, and then
-the timer does nothing. So two processes never act twice on one match. A process that dies
-takes its timers with it; the sweeper (`games.sweeper`, a slow poll) picks those matches up.
+process's reminder of it. When it fires it makes the due move *at the version it was set for*
+(`thinking.play_due(..., version=v)`: decided off the database thread, stored under the row lock
+with the version check): a timer in another process, the sweeper, or the person's own move may
+have moved the match on, and then the timer does nothing. So two processes never act twice on
+one match. A process that dies takes its timers with it; the sweeper (`games.sweeper`, a slow
+poll) picks those matches up.
 
 One timer per match per process: a newer version replaces the older timer. Timers that fire
-together queue up and are played one at a time (`_run_due`), so the single database thread gets
-at most one AI move at a time and people's moves interleave with the AI's instead of waiting
-behind a burst of them (measured: docs/performance.md).
+together each make their move in their own task (`games.thinking`): the bots think at once, off
+the database thread, and the moves are written one at a time, so the single database thread
+gets at most one AI move at a time and people's moves interleave with the AI's instead of
+waiting behind a burst of them (measured: docs/performance.md).
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
 
-from . import db
+from . import thinking
 from .models import Match
-from .moves import play_due_seat_safely
 from .publishing import publish_move
 
 log = logging.getLogger(__name__)
 
 # match pk -> (version, the loop's timer)
 _timers: dict[int, tuple[int, asyncio.TimerHandle]] = {}
-# Fired timers waiting for their turn at the database, and the tasks that play them
-# (`GAMES_TIMER_RUNNERS`, default 1: one AI move at a time).
-_due: collections.deque[tuple[int, int, datetime]] = collections.deque()
-_runners: set[asyncio.Task] = set()
+# The tasks of fired timers (a reference keeps a running task from being collected).
+_playing: set[asyncio.Task] = set()
 
 
 def enabled() -> bool:
@@ -75,28 +73,25 @@ def pending() -> dict[int, int]:
 def _fire(match_pk: int, version: int, deadline: datetime) -> None:
     if _timers.get(match_pk, (None,))[0] == version:
         del _timers[match_pk]
-    _due.append((match_pk, version, deadline))
-    loop = asyncio.get_running_loop()
-    for task in [t for t in _runners if t.done() or t.get_loop() is not loop]:
-        _runners.discard(task)
-    if len(_runners) < getattr(settings, "GAMES_TIMER_RUNNERS", 1):
-        _runners.add(loop.create_task(_run_due()))
+    # Its own task: a bot thinking here never delays another match's timer (games.thinking
+    # writes the moves one at a time).
+    task = asyncio.get_running_loop().create_task(_play_fired(match_pk, version, deadline))
+    _playing.add(task)
+    task.add_done_callback(_playing.discard)
 
 
-async def _run_due() -> None:
-    while _due:
-        match_pk, version, deadline = _due.popleft()
-        try:
-            await play_due(match_pk, version, deadline)
-        except Exception:  # one broken match must not stop the others' clocks
-            log.exception("timer failed on match %s", match_pk)
+async def _play_fired(match_pk: int, version: int, deadline: datetime) -> None:
+    try:
+        await play_due(match_pk, version, deadline)
+    except Exception:  # one broken match must not stop the others' clocks
+        log.exception("timer failed on match %s", match_pk)
 
 
 async def play_due(match_pk: int, version: int, deadline: datetime) -> Match | None:
     """Make the due move of `version`, publish it and time the next one; None if someone else moved first."""
     # The loop's clock and the wall clock may differ by a hair: never ask before the stored deadline.
     now = max(timezone.now(), deadline)
-    match = await db.write(play_due_seat_safely)(match_pk, now, version=version)
+    match = await thinking.play_due(match_pk, now, version=version)
     if match is None:
         return None
     try:

@@ -3,7 +3,7 @@ from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
 from . import chat
-from .models import ChatLine, ChatReport, Room, RoomSeat, RoomSettings
+from .models import AnnulmentVote, ChatLine, ChatReport, Room, RoomSeat, RoomSettings
 
 
 class RoomSeatInline(admin.TabularInline):
@@ -20,7 +20,7 @@ class RoomSeatInline(admin.TabularInline):
 @admin.register(Room)
 class RoomAdmin(admin.ModelAdmin):
     # Read-only: rooms change through their services (seats, coins and the match move together).
-    list_display = ("__str__", "status", "is_private", "variant", "seats", "mode", "chief", "created_at")
+    list_display = ("__str__", "status", "is_private", "variant", "seats", "mode", "stake_coins", "chief", "created_at")
     list_filter = ("status", "is_private", "variant", "seats", "mode")
     readonly_fields = (
         "code",
@@ -33,6 +33,10 @@ class RoomAdmin(admin.ModelAdmin):
         "partnership",
         "move_seconds",
         "mode",
+        "stake_coins",
+        "allow_spectators",
+        "partner_signals",
+        "options_opened_at",
         "status",
         "match",
         "created_at",
@@ -107,3 +111,27 @@ class ChatLineAdmin(admin.ModelAdmin):
         # Read-only pages; the actions above are what staff do here (they need only the view permission
         # plus this switch, so hiding stays a staff action).
         return request.user.is_staff
+
+
+@admin.register(AnnulmentVote)
+class AnnulmentVoteAdmin(admin.ModelAdmin):
+    # Read-only: a vote changes only through rooms.annulment (with the match it may annul).
+    list_display = ("__str__", "match", "proposer", "status", "refused_by", "created_at", "ended_at")
+    list_filter = ("status",)
+    readonly_fields = (
+        "room",
+        "match",
+        "proposer",
+        "status",
+        "agreed",
+        "refused_by",
+        "created_at",
+        "expires_at",
+        "ended_at",
+    )
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return request.method in ("GET", "HEAD") and super().has_change_permission(request, obj)

@@ -49,7 +49,12 @@ class VoteFacts:
 def voters(match: Match) -> list[Seat]:
     """The seats whose people vote: people with accounts still playing (not a bot, not a robot's seat)."""
     seats = Seat.objects.filter(match=match).select_related("user").order_by("number")
-    return [seat for seat in seats if seat.is_human and seat.user_id is not None and seat.left_at is None]
+    robots = set(match.robot_seats or [])  # away too long or left: a robot plays it (games.presence)
+    return [
+        seat
+        for seat in seats
+        if seat.is_human and seat.user_id is not None and seat.left_at is None and seat.number not in robots
+    ]
 
 
 def status_of(vote: AnnulmentVote, now=None) -> str:
@@ -153,7 +158,7 @@ def _locked(user, public_id: str) -> tuple[Room, Match, list[Seat]]:
     people = voters(match)
     if user is None or user.pk not in {seat.user_id for seat in people}:
         seat = Seat.objects.filter(match=match, user_id=getattr(user, "pk", None)).first()
-        if seat is not None and seat.left_at is not None:
+        if seat is not None and (seat.left_at is not None or seat.number in (match.robot_seats or [])):
             raise RoomRefused("robot_seat", _("A robot plays your seat now, and robots do not vote."))
         raise RoomRefused("not_a_player", _("Only the people playing at this table vote."))
     if match.status != Match.Status.ACTIVE:

@@ -146,8 +146,8 @@ class RoomConsumer(PushingConsumer):
         user = self.scope.get("user")
         room = Room.objects.select_related("match").get(pk=self.room_pk)
         self.seated = selectors.seat_of(room, user) is not None
-        finished = (Match.Status.FINISHED, Match.Status.ANNULLED)
-        if self.seated and room.match is not None and room.match.status in finished:
+        over = (Match.Status.FINISHED, Match.Status.ANNULLED)
+        if self.seated and room.match is not None and room.match.status in over:
             return self._render_play_again(room, user)
         with translation.override(self.language):
             go = rendering.room_go_context(room, seated=self.seated)

@@ -165,9 +165,15 @@ BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
 # the slow safety net for a process that died: it polls every SWEEPER_INTERVAL_S and takes only
 # matches overdue by more than SWEEPER_GRACE_S (docs/architecture.md).
 GAMES_TIMERS_ENABLED = os.environ.get("GAMES_TIMERS_ENABLED", "1") == "1"
-# How many due moves one process makes at once (1: the AI's moves never queue in front of people's
-# on the one database thread; more only for the A/B in docs/performance.md).
+# How many due moves one process writes at once (1: the AI's moves never queue in front of people's
+# on the one database thread; more only for the A/B in docs/performance.md). The bots themselves
+# think at once, off that thread (games/thinking.py).
 GAMES_TIMER_RUNNERS = int(os.environ.get("GAMES_TIMER_RUNNERS", "1"))
+# Where AI seats think (games/thinking.py): a pool of GAMES_BOT_THREADS threads, or with
+# GAMES_BOT_PROCESSES > 0 that many processes (for a bot heavy enough to hold the GIL from the
+# event loop and the database thread; each decision then costs a pickled view each way).
+GAMES_BOT_THREADS = int(os.environ.get("GAMES_BOT_THREADS", "4"))
+GAMES_BOT_PROCESSES = int(os.environ.get("GAMES_BOT_PROCESSES", "0"))
 SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
 SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
 # Limits per player (docs/decisions.md, "Holding up under abuse and faults"): matches in progress per

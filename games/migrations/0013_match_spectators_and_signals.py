@@ -8,11 +8,8 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        # Follows every branch it was merged with (stakes' 0012, the AI's 0012, presence's 0011): the lead
-        # re-points this at merge.
-        ('games', '0011_presence_and_robots'),
-        ('games', '0012_botlevel_expert'),
-        ('games', '0012_stakes_and_annulment'),
+        # After stakes' migration as the chat branch numbers it (the lead may renumber this one 0014).
+        ('games', '0013_stakes_and_annulment'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_stakes_and_annulment'),
+        ('games', '0013_stakes_and_annulment'),
         ('rooms', '0003_chat'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -1,7 +1,9 @@
-"""Four real Chromium contexts, four accounts (issue 11's test): one creates a private room for 2 against 2,
-the three others join by the invite link and its password, the match starts by itself, they play it to the
-end through the table's buttons, each result panel and each wallet page shows the room reward (50 coins won,
-10 lost), and then everyone says yes to "Play again" and all four land at the new table.
+"""Four real Chromium contexts, four accounts (issues 11 and 12): one creates a private room for 2 against 2
+and sets a stake of 20 coins in the chief's options panel, the three others join by the invite link and its
+password, the match starts by itself, they play it to the end through the table's buttons, each result panel
+and each wallet page shows the room reward (50 coins won, 10 lost) and the pot less the house's 25 % with the
+winners (80 → 30 each, 20 to the house), and then everyone says yes to "Play again" and all four land at the
+new table, their stakes held again.
 
 The match is played honestly through the UI, only quickly: the winning team raises whenever it may, the
 other team raises back once and then runs (as tests.support.matches.win_match_for does through the
@@ -17,10 +19,12 @@ from rooms.models import Room
 from shop import wallet
 from tests.support.browser import sign_in
 from tests.support.live_server import LiveDaphne
+from tests.support.stakes import house_coins, set_coins
 
 pytestmark = pytest.mark.browser
 
 PASSWORD = "truco4x4"
+STAKE = 20
 
 
 @pytest.fixture
@@ -74,6 +78,9 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
     live_daphne = daphne_behind_a_proxy
     names = ("Anfitria", "Bento", "Cacau", "Duda")
     people = [make_user(name) for name in names]
+    for person in people:
+        set_coins(person, 100)
+    house_before = house_coins()
     coins_before = [wallet.balance(p, wallet.COINS) for p in people]
     blue_before = [wallet.balance(p, wallet.BLUE_COINS) for p in people]
     contexts = [
@@ -94,6 +101,10 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
     host.click("[data-action=create-room]")
     expect(host.locator("#room-seats [data-seat-user=Anfitria] [data-chief]")).to_be_visible()
     invite = host.locator("[data-invite-link]").input_value()
+    host.click("[data-action=open-options]")
+    host.fill("[data-option=stake]", str(STAKE))
+    host.click("[data-action=save-options]")
+    expect(host.locator("[data-room-options]")).to_contain_text(f"stake {STAKE} coins")
 
     # The three others follow the link with the password; the chief sees each arrive, live.
     for n, page in enumerate(pages[1:], start=1):
@@ -124,6 +135,9 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
             host.wait_for_timeout(100)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.score[0] >= 12 and match.rewards_credited
+    assert match.stake_coins == STAKE and match.stakes_settled
+    # The pot (4 × 20) less the house's 25 %: 30 to each winner, 20 to the house.
+    assert house_coins() - house_before == 20
 
     # Each result panel says what the room paid (the wallets are checked below).
     for page, person in zip(pages, people, strict=True):
@@ -154,8 +168,18 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
         entry = page.locator("tr[data-reason=match_reward][data-currency=coins]")
         expect(entry).to_have_count(1)
         expect(entry.locator(".amount")).to_contain_text(f"+{coins}")
+        # Both matches held the stake; the first one's pot paid the winners.
+        expect(page.locator("tr[data-reason=stake_held][data-currency=coins] .amount")).to_contain_text(
+            [f"-{STAKE}", f"-{STAKE}"]
+        )
+        won = page.locator("tr[data-reason=stake_won][data-currency=coins] .amount")
+        if person.pk in winners:
+            expect(won).to_contain_text(["+30"])
+        else:
+            expect(won).to_have_count(0)
     for person, before in zip(people, coins_before, strict=True):
         # Achievements a first match may also earn are paid by stats, with their own ledger lines.
-        assert wallet.balance(person, wallet.COINS) - before >= (50 if person.pk in winners else 10)
+        paid = 50 + 30 if person.pk in winners else 10
+        assert wallet.balance(person, wallet.COINS) - before >= paid - 2 * STAKE
     for context in contexts:
         context.close()

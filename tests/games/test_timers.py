@@ -4,14 +4,15 @@ move at its deadline (no sweeper), and a timer set for a version that has moved 
 import asyncio
 import json
 import re
+import threading
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
-from django.utils import timezone
 
-from games import engine, timers
+from games import engine, thinking, timers
+from games.engine.bots import decide as bot_decide
 from games.models import Match, MatchEvent
 from games.moves import apply_action, play_due_seat
 from tests.support.matches import human_turn_action
@@ -29,7 +30,6 @@ def timed(settings):
     for version_and_handle in list(timers._timers.values()):
         version_and_handle[1].cancel()
     timers._timers.clear()
-    timers._due.clear()
 
 
 def cookie_of(user) -> str:
@@ -98,25 +98,47 @@ async def test_a_newer_version_replaces_the_timer_of_an_older_one(timed, start_m
     assert timers.pending() == {}
 
 
-async def test_timers_that_fire_together_are_played_one_at_a_time(timed, monkeypatch):
-    """So the one database thread never gets a burst of AI moves in front of a person's move."""
-    in_flight, most, played = 0, 0, []
+async def test_timers_that_fire_together_think_at_once_and_write_their_moves_one_at_a_time(
+    timed, start_match, make_user, monkeypatch
+):
+    """The bots think side by side, off the database thread; the moves reach that one thread one
+    at a time, so it never gets a burst of AI moves in front of a person's move."""
+    user = await sync_to_async(make_user)("Caio")
+    matches = [await sync_to_async(start_match)(user, level="easy", seed=seed, seats=4) for seed in (5, 8, 9)]
+    together = threading.Barrier(3, timeout=10)  # passes only when all three bots think at once
+    first_moves = {m.pk: m.version for m in matches}
 
-    async def play_due(match_pk, version, deadline):
-        nonlocal in_flight, most
-        in_flight += 1
-        most = max(most, in_flight)
-        await asyncio.sleep(0.01)
-        played.append(match_pk)
-        in_flight -= 1
+    def decide(level, view, seed):
+        match_pk, version, _ = seed.split(":")
+        if first_moves.get(int(match_pk)) == int(version):
+            together.wait()
+        return bot_decide(level, view, seed)
 
-    monkeypatch.setattr(timers, "play_due", play_due)
-    now = timezone.now()
-    for pk in (1, 2, 3):
-        timers.schedule(pk, 1, now)
-    for _ in range(50):
-        if len(played) == 3:
+    writing, most = 0, 0
+    real_write = thinking.db.write
+
+    def write(func):
+        async def counted(*args, **kwargs):
+            nonlocal writing, most
+            writing += 1
+            most = max(most, writing)
+            try:
+                await asyncio.sleep(0.01)
+                return await real_write(func)(*args, **kwargs)
+            finally:
+                writing -= 1
+
+        return counted
+
+    monkeypatch.setattr(thinking, "decide", decide)
+    monkeypatch.setattr(thinking.db, "write", write)
+    due = [m for m in matches if m.deadline_seat != 0]
+    assert len(due) == 3, "each match opens with an AI seat to move"
+    for match in due:
+        timers.schedule(match.pk, match.version, match.deadline)
+    for _ in range(300):
+        if [await sync_to_async(fresh)(m) for m in due] and all(m.version > 1 for m in due):
             break
-        await asyncio.sleep(0.01)
-    assert sorted(played) == [1, 2, 3]
+        await asyncio.sleep(0.02)
+    assert all(m.version > 1 for m in due)
     assert most == 1

@@ -109,6 +109,17 @@ def test_spectators_and_robot_seats_do_not_vote(person):
 
 
 @pytest.mark.django_db
+def test_a_person_a_robot_plays_for_while_they_are_away_does_not_vote(person):
+    room, match, people = room_match(person, seats=4)
+    Match.objects.filter(pk=match.pk).update(robot_seats=[1])  # away too long: a robot plays seat 1
+    annulment.propose(people[0], match.public_id)
+    assert refused(annulment.answer, people[1], match.public_id, agree=True) == "robot_seat"
+    annulment.answer(people[2], match.public_id, agree=True)
+    annulment.answer(people[3], match.public_id, agree=True)
+    assert Match.objects.get(pk=match.pk).status == Match.Status.ANNULLED
+
+
+@pytest.mark.django_db
 def test_bots_do_not_vote_and_one_person_cannot_annul_alone(person):
     ana = person("Ana")
     room = services.create_room(ana, options(), is_private=True, name="Mesa", password="pw")

@@ -42,4 +42,10 @@ def choose_action(level: str, view: dict, rng: random.Random) -> Action:
     return Action.from_dict(chosen)
 
 
-__all__ = ["ALL_LEVELS", "BOT_LEVELS", "PANEL_LEVELS", "STYLE_LEVELS", "choose_action"]
+def decide(level: str, view: dict, seed: str | int) -> Action:
+    """``choose_action`` with a fresh ``random.Random(seed)``: a plain function of plain data, so a
+    thread or another process can run it (games.thinking decides the tables' bot moves this way)."""
+    return choose_action(level, view, random.Random(seed))
+
+
+__all__ = ["ALL_LEVELS", "BOT_LEVELS", "PANEL_LEVELS", "STYLE_LEVELS", "choose_action", "decide"]

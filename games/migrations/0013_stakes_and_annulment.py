@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0010_seat_left_and_address_room_rewards'),
+        ("games", "0012_botlevel_expert"),
     ]
 
     operations = [
