@@ -95,8 +95,46 @@ class LobbyConsumer(PushingConsumer):
             return rendering.render_lobby_rooms(context, oob=True)
 
 
-class RoomConsumer(PushingConsumer):
+class SeatedRoomConsumer(PushingConsumer):
+    """A room's socket for one person seated in it: re-rendered on each "room changed" message of the
+    room's group and by the watchdog; anyone else is refused (`refuse`) and the socket closed (4403)."""
+
     room_pk: int | None = None
+    needs_match = False  # only once the room's match exists (the table's panels)
+
+    async def connect(self):
+        self.language = language_of(self.scope)
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.room_pk = await read(self._find_room)()
+        await self.accept()
+        if self.room_pk is None:
+            await self.refuse()
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+            return
+        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
+        await self.push()
+        self.start_watchdog()
+
+    async def refuse(self):
+        pass
+
+    def _find_room(self) -> int | None:
+        rooms = Room.objects.filter(code=self.code)
+        room = (rooms.filter(match__isnull=False) if self.needs_match else rooms).first()
+        if room is None or selectors.seat_of(room, self.scope.get("user")) is None:
+            return None
+        return room.pk
+
+    async def disconnect(self, code):
+        self.stop_watchdog()
+        if self.room_pk is not None:
+            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
+
+    async def room_update(self, event):
+        await self.push()
+
+
+class RoomConsumer(SeatedRoomConsumer):
     seated = True  # False once the viewer left or was removed: one last frame, then the socket closes
 
     async def push(self):
@@ -112,35 +150,10 @@ class RoomConsumer(PushingConsumer):
             await self.close(code=CLOSE_NOT_IN_ROOM)
             self.stop_watchdog()
 
-    async def connect(self):
-        self.language = language_of(self.scope)
-        self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.room_pk = await read(self._find_room)()
-        await self.accept()
-        if self.room_pk is None:
-            with translation.override(self.language):
-                await self.send(
-                    f'<p id="room-message" hx-swap-oob="true" role="alert">{_("You are not in this room.")}</p>'
-                )
-            await self.close(code=CLOSE_NOT_IN_ROOM)
-            return
-        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
-        await self.push()
-        self.start_watchdog()
-
-    def _find_room(self) -> int | None:
-        room = Room.objects.filter(code=self.code).first()
-        if room is None or selectors.seat_of(room, self.scope.get("user")) is None:
-            return None
-        return room.pk
-
-    async def disconnect(self, code):
-        self.stop_watchdog()
-        if self.room_pk is not None:
-            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
-
-    async def room_update(self, event):
-        await self.push()
+    async def refuse(self):
+        with translation.override(self.language):
+            message = _("You are not in this room.")
+        await self.send(f'<p id="room-message" hx-swap-oob="true" role="alert">{message}</p>')
 
     def _render(self) -> str:
         user = self.scope.get("user")
@@ -174,38 +187,12 @@ class RoomConsumer(PushingConsumer):
             return rendering.render_again_regions(again, go, oob=True) + self._options(room, user)
 
 
-class AnnulConsumer(PushingConsumer):
+class AnnulConsumer(SeatedRoomConsumer):
     """The friendly-annulment vote at a room's table, for one person playing there: pushed on every
     "room changed" message (a proposal, an answer) and re-read by the watchdog, so a vote whose 30 s
     ran out shows as ended within GAMES_SOCKET_WATCHDOG_S."""
 
-    room_pk: int | None = None
-
-    async def connect(self):
-        self.language = language_of(self.scope)
-        self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.room_pk = await read(self._find_room)()
-        await self.accept()
-        if self.room_pk is None:
-            await self.close(code=CLOSE_NOT_IN_ROOM)
-            return
-        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
-        await self.push()
-        self.start_watchdog()
-
-    def _find_room(self) -> int | None:
-        room = Room.objects.filter(code=self.code, match__isnull=False).first()
-        if room is None or selectors.seat_of(room, self.scope.get("user")) is None:
-            return None
-        return room.pk
-
-    async def disconnect(self, code):
-        self.stop_watchdog()
-        if self.room_pk is not None:
-            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
-
-    async def room_update(self, event):
-        await self.push()
+    needs_match = True
 
     def _render(self) -> str:
         user = self.scope.get("user")
