@@ -13,6 +13,11 @@ Whatever a browser sends, the socket answers with a frame and stays open, except
 floods (`games.socket_limits`), which is closed with `CLOSE_FLOODING`. The channel layer (Redis)
 may be down: the socket still opens, moves are still saved, and it joins its groups once the
 layer is back (docs/decisions.md, "Holding up under abuse and faults").
+
+A signed-in person with no seat at a match that allows spectators gets a spectator's socket: it joins
+the spectators' group (the engine's spectator view, no hidden card), is counted while open (the
+players see the number), and every action or signal it sends is refused. Partner signals are not
+moves: `games.signals` stores them, and they go to the two partners' seat groups only.
 """
 
 from __future__ import annotations
@@ -34,9 +39,19 @@ from django.utils.translation import gettext as _
 
 from shop.selectors import equipped_deck
 
-from . import db, moves, presence, rendering, selectors, timers
+from . import db, moves, presence, rendering, selectors, signals, spectators, timers
 from .models import Match
-from .publishing import LAYER_TIMEOUT_S, TableUpdate, group_name, player_group, publish_move, seat_group
+from .publishing import (
+    LAYER_TIMEOUT_S,
+    TableUpdate,
+    group_name,
+    player_group,
+    publish_move,
+    publish_signal,
+    publish_spectators,
+    seat_group,
+    spectator_group,
+)
 from .seating import seat_for
 from .socket_actions import parse_socket_action
 from .socket_limits import FloodPenalties, FrameBucket
@@ -58,6 +73,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     deck: dict | None = None
     tournament: tuple | None = None  # (stage, tournament public id): fixed for the match
     room_match = False  # a room's match (its result links back to the lobby): fixed for the match
+    watch_id: str | None = None  # a spectator's socket: its row in `Spectator` (None at a seat)
+    allow_spectators = False  # fixed for the match: whether there is a spectator count to show
     contexts: dict | None = None  # the fragments' contexts of the last push (render only what changed)
     watchdog: asyncio.Task | None = None
     finished = False
@@ -142,15 +159,18 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(rendering.render_message(_("This is not your match."), "not_your_match"))
             await self.close(code=CLOSE_NOT_YOURS)
             return
-        self.match_pk, self.seat, user_pk, tracked = found
-        # The whole table's group ("go and look"), this seat's own group (the moves, with this seat's
-        # view: docs/decisions.md) and the player's (account deletion).
-        self.groups_to_join = (group_name(self.match_pk), seat_group(self.match_pk, self.seat)) + (
-            (player_group(user_pk),) if user_pk else ()
-        )
+        self.match_pk, self.seat, user_pk, self.allow_spectators, tracked = found
+        # The whole table's group ("go and look", the spectator count), this seat's own group (the
+        # moves, with this seat's view: docs/decisions.md) or the spectators' (the spectator view),
+        # and the player's (account deletion).
+        own = seat_group(self.match_pk, self.seat) if self.seat is not None else spectator_group(self.match_pk)
+        self.groups_to_join = (group_name(self.match_pk), own) + ((player_group(user_pk),) if user_pk else ())
         await self.join_groups()
         if tracked:
             await self.arrive()
+        if self.seat is None:
+            self.watch_id = secrets.token_hex(16)
+            await self.count_spectators(spectators.join, user_pk)
         # ext-ws does not replay pushes after a reconnect: always start with a full snapshot.
         await self.push_snapshot(full=True)
         self.watchdog = asyncio.create_task(self.watch_idle_table())
@@ -163,6 +183,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await asyncio.sleep(interval)
             if len(self.joined) < len(self.groups_to_join):
                 await self.join_groups()  # the channel layer was down: try again
+            if self.watch_id is not None:
+                try:
+                    await db.write(spectators.touch)(self.watch_id)  # still watching: keep counting me
+                except Exception:
+                    log.exception("could not refresh spectator %s", self.watch_id)
             if time.monotonic() - self.last_push >= interval:
                 try:
                     await self.push_snapshot()
@@ -170,11 +195,24 @@ class TableConsumer(AsyncWebsocketConsumer):
                     log.exception("idle check failed for match %s", self.public_id)
 
     def _find_seat(self):
+        """(match pk, seat number or None: a spectator, account pk, spectators allowed, presence tracked), or None."""
         match = Match.objects.filter(public_id=self.public_id).first()
         if match is None:
             return None
-        seat = seat_for(match, self.scope.get("user"), self.scope.get("session"))
-        return None if seat is None else (match.pk, seat.number, seat.user_id, presence.tracked(match))
+        user = self.scope.get("user")
+        seat = seat_for(match, user, self.scope.get("session"))
+        if seat is None:
+            # A spectator holds no seat: presence (games.presence) never tracks them.
+            return (match.pk, None, user.pk, True, False) if spectators.may_watch(match, user) else None
+        return match.pk, seat.number, seat.user_id, match.allow_spectators, presence.tracked(match)
+
+    async def count_spectators(self, change, *args) -> None:
+        """Add or remove this spectator's row and tell the table the new count (a failure costs only the count)."""
+        try:
+            count = await db.write(change)(self.match_pk, *args, self.watch_id)
+            await publish_spectators(self.match_pk, count)
+        except Exception as exc:
+            log.warning("spectator count of match %s not updated: %r", self.public_id, exc)
 
     async def arrive(self) -> None:
         """A room's match: this socket counts its seat as present (games.presence); a person back from
@@ -203,6 +241,8 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await db.write(presence.depart)(self.presence_key)
             except Exception:  # the row goes stale by itself: the seat counts as away a little later
                 log.exception("could not record the closing of a socket in match %s", self.public_id)
+        if self.watch_id is not None:
+            await self.count_spectators(spectators.leave)
         if self.channel_layer is not None:
             await self.leave_groups()
 
@@ -245,8 +285,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         return f"address:{client[0]}"
 
     async def _receive(self, text_data, bytes_data):
+        if self.seat is None:
+            # A spectator's socket: whatever it sends (a move, a signal), nothing is read or changed.
+            await self.refuse("spectator", _("You are watching this match: spectators cannot play or signal."))
+            return
         try:
             action = parse_socket_action(text_data, bytes_data)
+            if action.payload["do"] == "signal":
+                await self._signal(action.payload.get("signal"))
+                return
             match = await db.write(moves.apply_action)(self.public_id, self.seat, action.payload, action.version)
         except moves.ActionRefused as refusal:
             await self.refuse(refusal.code, refusal.message)
@@ -266,6 +313,42 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.push_snapshot()
             await self.refuse("updates_delayed", _("Your move is saved. Live updates are slow right now."))
         timers.schedule_after(match)
+
+    async def _signal(self, signal) -> None:
+        """A partner signal: stored (ActionRefused, caught by the caller, when it may not be sent), then
+        sent to this seat's and its partner's groups only."""
+        match = await db.write(signals.send_signal)(self.public_id, self.seat, signal)
+        try:
+            await publish_signal(match, self.seat)
+        except Exception as exc:
+            # Stored: the partner's table shows it on its next snapshot.
+            log.warning("could not publish a signal in match %s: %r", self.public_id, exc)
+            await self.refuse("updates_delayed", _("Your signal is saved. Live updates are slow right now."))
+
+    async def partner_signal(self, event):
+        """This seat's panel after it or its partner signalled: re-render that one fragment."""
+        if self.closing or self.contexts is None:
+            return
+        async with self.push_lock:
+            with translation.override(self.language):
+                context = rendering.signals_context(event["signals"])
+                self.contexts = {**self.contexts, "signals": context}
+                html = rendering.render_fragment("signals", context, oob=True)
+            if self.sent.get("signals") != html:
+                self.sent["signals"] = html
+                await self.send(html)
+
+    async def spectators_count(self, event):
+        """How many people watch: players and spectators see the number, live."""
+        if self.closing or not self.allow_spectators:
+            return
+        with translation.override(self.language):
+            html = rendering.render_spectators(
+                rendering.spectators_context(event["count"], allowed=True, watching=self.seat is None)
+            )
+        if self.sent.get("spectators") != html:
+            self.sent["spectators"] = html
+            await self.send(html)
 
     async def account_closed(self, event):
         """The player's account was deleted (on any process): this table is closed."""
@@ -316,6 +399,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 tournament=self.tournament,
                 room_match=self.room_match,
                 presence=rendering.Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
+                signals=table.signals,
             )
             regions = rendering.render_changed(contexts, self.contexts)
         self.contexts = contexts
@@ -356,7 +440,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             # per snapshot, not on every update.
             seats = selectors.seats_at(match)
             self.seats = rendering.seat_facts(seats)
-            self.deck = equipped_deck(seats[self.seat].user)
+            self.deck = equipped_deck(seats[self.seat].user if self.seat is not None else self.scope.get("user"))
             self.tournament = rendering.tournament_facts(match)
             self.room_match = match.kind == Match.Kind.ROOM
         with translation.override(self.language):
@@ -364,6 +448,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             contexts = rendering.table_contexts(match, self.seats, view, deck=self.deck)
             self.contexts = contexts
             regions = rendering.render_regions(contexts, oob=True)
+            if match.allow_spectators:
+                count = selectors.spectator_count(match.pk)
+                spectating = rendering.spectators_context(count, allowed=True, watching=self.seat is None)
+                regions["spectators"] = rendering.render_spectators(spectating)
         over = match.status != Match.Status.ACTIVE
         return match.version, regions, over, match.deadline
 

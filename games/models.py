@@ -105,6 +105,13 @@ class Match(models.Model):
     # Turns in a row the table played for a person whose clock ran out; a person's own move resets it.
     # At `GAMES_ABANDON_AFTER_MISSED_TURNS` the match is abandoned (games.moves.play_due_seat).
     missed_turns = models.PositiveSmallIntegerField(default=0)
+    # Copied from a room's options when its match starts (games never reads rooms): whoever is signed
+    # in may watch (the spectator view: no hidden card), and partners may send each other signals.
+    allow_spectators = models.BooleanField(_("spectators allowed"), default=False)
+    partner_signals = models.BooleanField(_("partner signals"), default=False)
+    # Each seat's last partner signal: {"<seat>": {"hand": n, "signal": "zap"}}; shown to the partner
+    # until hand n ends (games.signals). Server-side: it only ever travels to the partner's seat group.
+    signals = models.JSONField(default=dict, blank=True)
     # Who is at a room's table (games.presence; docs/decisions.md, "Rooms, part 2"). Per person's seat:
     # `away_since` {"<seat>": POSIX time} while no socket of theirs is alive; `robot_seats`, the seats a
     # robot plays now (away too long, or left: the clock treats them as AI seats); `left_seats`, the
@@ -166,6 +173,26 @@ class Seat(models.Model):
     @property
     def is_human(self) -> bool:
         return not self.bot_level
+
+
+class Spectator(models.Model):
+    """One spectator's open table socket (games.spectators): the players see how many people watch.
+
+    A row per socket, deleted when it closes; a socket refreshes `seen_at` on its idle check, so the
+    rows of a process that died stop counting after `spectators.FRESH_FOR`."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="spectators")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="watching")
+    socket_id = models.CharField(max_length=64, unique=True)  # made up by the socket as it opens
+    seen_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("spectator")
+        verbose_name_plural = _("spectators")
+        indexes = [models.Index(fields=["match", "seen_at"], name="games_spectator_fresh")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} watching {self.match_id}"
 
 
 class SocketPresence(models.Model):

@@ -74,3 +74,39 @@ def position_of(viewer_seat: int, seat: int, seats: int) -> str:
     if seats == 2:
         return ("bottom", "top")[offset]
     return ("bottom", "right", "top", "left")[offset]
+
+
+# Partner signals (games.signals): the classic signs between partners, in the order of the panel.
+# "zap" is the 4 of clubs, "copas" the 7 of hearts, "espadilha" the ace of spades, "ouros" the 7 of
+# diamonds (Paulista's fixed manilhas): the names players use whatever their language.
+SIGNALS = {
+    "zap": _("Zap"),
+    "copas": _("Copas"),
+    "espadilha": _("Espadilha"),
+    "ouros": _("Ouros"),
+    "three": _("A three"),
+    "nothing": _("Nothing"),
+}
+
+
+def partner_of(view: dict) -> int | None:
+    """The viewer's partner in a 4-seat team match (the other seat of the viewer's side), else None."""
+    me = view["seat"]
+    if me is None or view["seats"] != 4 or len(view["sides"][view["side"]]) != 2:
+        return None
+    return next((s for s in view["sides"][view["side"]] if s != me), None)
+
+
+def signal_facts(signals: dict, view: dict, enabled: bool) -> dict:
+    """What this viewer's signals panel shows: whether it is offered, the partner's signal and the viewer's
+    own for the hand in play (a signal lasts until its hand ends). Nobody but the two partners gets any."""
+    partner = partner_of(view) if enabled else None
+    if partner is None:
+        return {"enabled": False, "received": None, "sent": None}
+
+    def this_hand(seat: int) -> str | None:
+        entry = signals.get(str(seat))
+        live = entry and not view["match_over"] and entry.get("hand") == view["hand_number"]
+        return entry["signal"] if live else None
+
+    return {"enabled": True, "received": this_hand(partner), "sent": this_hand(view["seat"])}

@@ -12,6 +12,11 @@ that seat's hand. A message to the whole table would carry every hand to every s
 process, and a mistake in one consumer would put them on the wire. With a group per seat a
 socket only ever receives what its own seat may see (docs/decisions.md).
 
+Spectators (a room's match that allows them) have one group of their own, `spectator_group`: it is
+sent the engine's spectator view, which holds no hidden card at all. The number of spectators goes to
+the table's group (`publish_spectators`: a count, nothing else). A partner signal goes to the two
+partners' seat groups only (`publish_signal`).
+
 Every signed-in player's sockets are also in the player's group, so the deletion of an account
 reaches its sockets on every process. Called after the commit, from the event loop: by the
 socket that made the move, by the timer that made an AI seat's move (`games.timers`), and by
@@ -34,6 +39,7 @@ from django.db import transaction
 from games import engine
 
 from .models import Match
+from .presentation import partner_of, signal_facts
 
 log = logging.getLogger(__name__)
 # Long enough for a Redis round trip under load, short enough that a dead Redis does not hold a
@@ -49,6 +55,11 @@ def group_name(match_pk: int) -> str:
 def seat_group(match_pk: int, seat: int) -> str:
     """The group of one seat's sockets: the only group its hidden cards are ever sent to."""
     return f"match.{match_pk}.seat.{seat}"
+
+
+def spectator_group(match_pk: int) -> str:
+    """The group of every spectator's socket: sent the spectator view (no hand, no face-down card)."""
+    return f"match.{match_pk}.spectators"
 
 
 def player_group(user_pk: int) -> str:
@@ -68,6 +79,9 @@ class TableUpdate:
     timed_out_seat: int | None
     timed_out_version: int | None
     over: bool
+    # The viewer's partner-signals panel (`presentation.signal_facts`): only ever the seat's own and its
+    # partner's signal, so it travels in the seat's own group with its view.
+    signals: dict | None = None
     # Who is at a room's table (games.presence): seats away, played by a robot, left.
     away_seats: tuple[int, ...] = ()
     robot_seats: tuple[int, ...] = ()
@@ -94,23 +108,36 @@ def seat_updates(match: Match, state: engine.MatchState | None = None) -> dict[i
     state = state if state is not None else engine.from_json(match.state)
     deadline_ts = match.deadline.timestamp() if match.deadline is not None else None
     over = match.status != Match.Status.ACTIVE
-    away = tuple(sorted(int(s) for s in match.away_since))
-    return {
-        seat: TableUpdate(
-            version=match.version,
-            view=seat_view_of(match, state, seat),
-            deadline_ts=deadline_ts,
-            deadline_seat=match.deadline_seat,
-            timed_out_seat=match.timed_out_seat,
-            timed_out_version=match.timed_out_version,
-            over=over,
-            away_seats=away,
-            robot_seats=tuple(match.robot_seats),
-            left_seats=tuple(match.left_seats),
-        )
-        for seat, bot in enumerate(match.seat_bots)
-        if not bot
-    }
+    updates = {}
+    for seat, bot in enumerate(match.seat_bots):
+        if not bot:
+            view = seat_view_of(match, state, seat)
+            facts = signal_facts(match.signals, view, match.partner_signals)
+            updates[seat] = _update(match, view, deadline_ts, over, facts)
+    return updates
+
+
+def spectator_update(match: Match, state: engine.MatchState | None = None) -> TableUpdate:
+    """The update every spectator gets: the engine's spectator view, nothing a seat hides, no signals."""
+    state = state if state is not None else engine.from_json(match.state)
+    deadline_ts = match.deadline.timestamp() if match.deadline is not None else None
+    return _update(match, engine.spectator_view(state), deadline_ts, match.status != Match.Status.ACTIVE, None)
+
+
+def _update(match: Match, view: dict, deadline_ts, over: bool, signals: dict | None) -> TableUpdate:
+    return TableUpdate(
+        version=match.version,
+        view=view,
+        deadline_ts=deadline_ts,
+        deadline_seat=match.deadline_seat,
+        timed_out_seat=match.timed_out_seat,
+        timed_out_version=match.timed_out_version,
+        over=over,
+        away_seats=tuple(sorted(int(s) for s in match.away_since)),
+        robot_seats=tuple(match.robot_seats),
+        left_seats=tuple(match.left_seats),
+        signals=signals,
+    )
 
 
 def seat_view_of(match: Match, state: engine.MatchState, seat: int) -> dict:
@@ -124,8 +151,33 @@ def seat_view_of(match: Match, state: engine.MatchState, seat: int) -> dict:
 async def publish_move(match: Match, state: engine.MatchState | None = None) -> None:
     """Send each person's seat group its `TableUpdate` for the version just stored. Raises what the
     layer raises: the caller decides (the move is stored; see `publish`)."""
+    state = state if state is not None else engine.from_json(match.state)
     for seat, table in seat_updates(match, state).items():
         await send_to_group(seat_group(match.pk, seat), update_message(match.version, table))
+    if match.allow_spectators:
+        await send_to_group(spectator_group(match.pk), update_message(match.version, spectator_update(match, state)))
+
+
+def signal_messages(match: Match, seat: int) -> dict[int, dict]:
+    """After `seat` signalled: for it and its partner (people only), their own panel's facts. Nobody else."""
+    state = engine.from_json(match.state)
+    partner = partner_of(engine.seat_view(state, seat))
+    messages = {}
+    for n in (seat, partner):
+        if n is not None and not match.seat_bots[n]:
+            facts = signal_facts(match.signals, engine.seat_view(state, n), match.partner_signals)
+            messages[n] = {"type": "partner.signal", "version": match.version, "signals": facts}
+    return messages
+
+
+async def publish_signal(match: Match, seat: int) -> None:
+    for n, message in signal_messages(match, seat).items():
+        await send_to_group(seat_group(match.pk, n), message)
+
+
+async def publish_spectators(match_pk: int, count: int) -> None:
+    """Tell the whole table (players and spectators) how many people watch: a number, nothing else."""
+    await send_to_group(group_name(match_pk), {"type": "spectators.count", "count": count})
 
 
 def account_closed_message() -> dict:

@@ -27,7 +27,9 @@ from .models import Match, Seat, Tournament
 from .publishing import seat_view_of
 
 # The fragments pushed after every move, in the order they are sent.
-REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "status", "announce")
+REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "signals", "status", "announce")
+# A partner-signals panel for viewers who have none (spectators, 2-seat matches, signals off).
+NO_SIGNALS = {"enabled": False, "received": None, "sent": None}
 
 
 @dataclass(frozen=True)
@@ -357,6 +359,32 @@ def announce_context(view: dict, seats: list[SeatFacts]) -> dict:
     }
 
 
+def signals_context(facts: dict | None) -> dict:
+    """`_signals.html`: the panel of partner signals, the partner's signal and the viewer's own for this hand."""
+    facts = facts or NO_SIGNALS
+    if not facts["enabled"]:
+        return {"enabled": False}
+
+    def named(code):
+        return {"code": code, "label": str(p.SIGNALS[code])} if code in p.SIGNALS else None
+
+    return {
+        "enabled": True,
+        "choices": [named(code) for code in p.SIGNALS],
+        "received": named(facts["received"]),
+        "sent": named(facts["sent"]),
+    }
+
+
+def spectators_context(count: int, *, allowed: bool, watching: bool) -> dict:
+    """`_spectators.html`: how many people watch (players and spectators see it), and whether the viewer is one."""
+    return {"allowed": allowed, "count": count, "watching": watching}
+
+
+def render_spectators(context: dict) -> str:
+    return render_fragment("spectators", context, oob=True)
+
+
 def message_context(text: str, code: str = "") -> dict:
     """`_message.html`: a line for the viewer (an error has a `code`, also in `data-error`); empty clears it."""
     return {"text": text, "code": code}
@@ -395,6 +423,7 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         room_match=match.kind == Match.Kind.ROOM,
         presence=Presence.of(match),
         reward_note=note,
+        signals=p.signal_facts(match.signals, view, match.partner_signals),
         again_url=_again_url(match, me),
     )
 
@@ -402,6 +431,7 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
 def _again_url(match: Match, me: int | None) -> str:
     """A finished room match offers its people to play again together (the rooms app's page), unless
     someone left it: then they are not "the same people" any more."""
+    # `me` None: a spectator, who has nobody to play again with (only "Back to the rooms").
     over = (Match.Status.FINISHED, Match.Status.ANNULLED)  # an annulled match too (issue 12)
     if match.kind != Match.Kind.ROOM or match.status not in over or me is None:
         return ""
@@ -433,6 +463,7 @@ def contexts_for(
     presence: Presence = NOBODY_AWAY,
     reward_note: str = "",
     again_url: str = "",
+    signals: dict | None = None,
 ) -> dict[str, dict]:
     """Every pushed fragment's context from plain values: what a socket renders a published move from
     (`games.publishing.TableUpdate`), with no database at hand. What a result pays (`rewards`,
@@ -446,6 +477,7 @@ def contexts_for(
         "trick": trick_context(view, seats, deck=deck),
         "hand": hand_context(view, seats, version=version, deck=deck),
         "actions": actions_context(view, seats, version=version),
+        "signals": signals_context(signals),
         "status": status_context(
             view,
             seats,
@@ -468,13 +500,23 @@ def contexts_for(
     }
 
 
-def page_context(match: Match, seats: list[Seat], seat_number: int) -> dict:
-    """The table page: the same fragments as the pushes (not out-of-band), placed by `games/table.html`."""
+def page_context(match: Match, seats: list[Seat], seat_number: int | None, *, spectator=None) -> dict:
+    """The table page: the same fragments as the pushes (not out-of-band), placed by `games/table.html`.
+    `seat_number` None is a spectator's page (`spectator`: the person watching, whose deck draws the cards)."""
     view = viewer_view(match, seat_number)
-    deck = equipped_deck(seats[seat_number].user)
+    deck = equipped_deck(seats[seat_number].user if seat_number is not None else spectator)
     fragments = render_regions(table_contexts(match, seat_facts(seats), view, deck=deck))
     fragments["message"] = render_fragment("message", message_context(""))
+    fragments["spectators"] = render_fragment(
+        "spectators",
+        spectators_context(
+            selectors.spectator_count(match.pk) if match.allow_spectators else 0,
+            allowed=match.allow_spectators,
+            watching=seat_number is None,
+        ),
+    )
     return {
+        "watching": seat_number is None,
         "match": match,
         # A room's person may leave the match (games.presence.leave_match): the page's button.
         "can_leave": match.kind == Match.Kind.ROOM

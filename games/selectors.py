@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings as django_settings
 from django.core.paginator import Paginator
 from django.utils import timezone
 
 from games import engine
 
-from .models import BotLevel, Match, RewardSettings, Seat, Tournament
+from .models import BotLevel, Match, RewardSettings, Seat, Spectator, Tournament
 
 # How many due matches one sweep takes at most.
 SWEEP_BATCH = 20
@@ -219,3 +221,14 @@ def match_history(user, page_number) -> tuple[object, list[dict]]:
             }
         )
     return page, rows
+
+
+def spectators_fresh_for() -> timedelta:
+    # Three idle checks missed in a row: that spectator's socket (or its process) is gone.
+    return timedelta(seconds=3 * django_settings.GAMES_SOCKET_WATCHDOG_S)
+
+
+def spectator_count(match_pk: int) -> int:
+    """How many people watch the match now (two tabs of one person count once)."""
+    since = timezone.now() - spectators_fresh_for()
+    return Spectator.objects.filter(match_id=match_pk, seen_at__gte=since).values("user_id").distinct().count()

@@ -55,11 +55,14 @@ def parse_socket_action(text_data: str | None, bytes_data: bytes | None = None) 
         raise ActionRefused("malformed", _("That message is not valid JSON.")) from None
     if not isinstance(message, dict):
         raise ActionRefused("malformed", _("That message is not an action."))
-    if not all(_is_text(value) for value in (message.get("do"), message.get("card"))):
+    if not all(_is_text(value) for value in (message.get("do"), message.get("card"), message.get("signal"))):
         # Only text travels on: a nested value (or text that is not valid Unicode) would be echoed
         # back in the engine's refusal and cannot be sent on a socket.
         raise ActionRefused("malformed", _("That message is not an action."))
     payload = {"do": message.get("do")}
+    if payload["do"] == "signal":
+        # A partner signal (games.signals), not a move: no version, no card.
+        return SocketAction({"do": "signal", "signal": message.get("signal")}, message.get("v"))
     if message.get("card") is not None:
         payload["card"] = message["card"]
     # Online Mineiro's double play: the button sends its two cards as "up" and "down" (plain strings

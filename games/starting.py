@@ -52,6 +52,8 @@ def create_match(
     seed: int | None = None,
     score: list[int] | None = None,
     practice: bool = False,
+    allow_spectators: bool = False,
+    partner_signals: bool = False,
     stake_coins: int = 0,
 ) -> Match:
     """Create the match and its seats, deal the first hand and schedule whoever acts first."""
@@ -63,6 +65,8 @@ def create_match(
         match = Match.objects.create(
             kind=kind,
             practice=practice,
+            allow_spectators=allow_spectators,
+            partner_signals=partner_signals,
             stake_coins=stake_coins,
             tournament=tournament,
             tournament_stage=tournament_stage,

@@ -22,6 +22,7 @@ from .presence import LeaveRefused, leave_match
 from .publishing import publish_after_commit
 from .replay import replay_steps
 from .seating import guest_tokens, remember_guest_seat, seat_for
+from .spectators import may_watch
 from .starting import create_match, seat_plans_against_ai
 from .tournaments import start_tournament
 
@@ -77,7 +78,11 @@ def table(request, public_id: str):
     match = get_object_or_404(Match.objects.select_related("tournament"), public_id=public_id)
     seat = seat_for(match, request.user, request.session)
     if seat is None:
-        raise Http404(_("This is not your match."))
+        if not may_watch(match, request.user):
+            raise Http404(_("This is not your match."))
+        # A spectator: the engine's spectator view (no hand, no face-down card), no buttons.
+        context = rendering.page_context(match, selectors.seats_at(match), None, spectator=request.user)
+        return render(request, "games/table.html", context)
     context = rendering.page_context(match, selectors.seats_at(match), seat.number)
     return render(request, "games/table.html", context)
 

@@ -1,10 +1,11 @@
 """The table chat of a room (waiting room and match): say a line, report one, staff hide lines, the switch.
 
-Who may write: the people seated in the room. A line is at most 200 characters once cleaned (control
-characters out, runs of spaces squeezed), and a person writes at most 5 lines in 10 seconds over the
-whole site: counted in the database under a lock on the person's row, so two tabs or two processes
-cannot slip a sixth line in. Lines are stored as typed and escaped when rendered (Django's templates),
-never trusted as HTML.
+Who may write: the people seated in the room, and its spectators (signed-in people watching a match that
+allows them); the chief may mute a spectator (`mute`), never a player. A line is at most 200 characters
+once cleaned (control characters out, runs of spaces squeezed), and a person writes at most 5 lines in
+10 seconds over the whole site: counted in the database under a lock on the person's row, so two tabs or
+two processes cannot slip a sixth line in. Lines are stored as typed and escaped when rendered (Django's
+templates), never trusted as HTML.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Profile
 
 from . import publishing, selectors
-from .models import ChatLine, ChatReport, Room
+from .models import ChatLine, ChatMute, ChatReport, Room
 
 RATE_LINES = 5
 RATE_WINDOW = timedelta(seconds=10)
@@ -57,7 +58,10 @@ def say(user, room: Room, *, text: str = "", phrase: str = "") -> ChatLine:
         )
     with transaction.atomic():
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
-        _require_seated(room, user)
+        _require_at_the_table(room, user)
+        spectator = selectors.seat_of(room, user) is None
+        if spectator and selectors.muted(room, user):
+            raise ChatRefused("muted", _("The table's chief muted you: your lines are not sent to this table."))
         if not selectors.table_chat_on(user):
             raise ChatRefused("chat_off", _("Your chat is turned off; turn it on to write."))
         recent = ChatLine.objects.filter(author=user, created_at__gt=timezone.now() - RATE_WINDOW).count()
@@ -67,7 +71,7 @@ def say(user, room: Room, *, text: str = "", phrase: str = "") -> ChatLine:
                 _("Slow down: at most %(lines)d lines every %(seconds)d seconds.")
                 % {"lines": RATE_LINES, "seconds": RATE_WINDOW.seconds},
             )
-        line = ChatLine.objects.create(room=room, author=user, text=text, phrase=phrase)
+        line = ChatLine.objects.create(room=room, author=user, text=text, phrase=phrase, by_spectator=spectator)
         publishing.announce_chat_line(room.pk, selectors.chat_line_payload(line))
     return line
 
@@ -75,7 +79,7 @@ def say(user, room: Room, *, text: str = "", phrase: str = "") -> ChatLine:
 def report_line(user, room: Room, line_id) -> ChatReport:
     """Report a line of this room to staff; once per person and line, never one's own."""
     with transaction.atomic():
-        _require_seated(room, user)
+        _require_at_the_table(room, user)
         line = ChatLine.objects.filter(room=room, pk=_as_id(line_id), hidden=False).first()
         if line is None:
             raise ChatRefused("no_line", _("That line is not in this chat."))
@@ -110,8 +114,25 @@ def set_table_chat(user, on: bool) -> None:
     Profile.objects.update_or_create(user=user, defaults={"table_chat": on})
 
 
-def _require_seated(room: Room, user) -> None:
-    if selectors.seat_of(room, user) is None:
+def mute(chief, room: Room, user_id, *, on: bool = True) -> None:
+    """The chief mutes (or lets speak again) a spectator of this room's table; players cannot be muted."""
+    with transaction.atomic():
+        room = Room.objects.select_for_update().get(pk=room.pk)
+        if room.chief_id is None or room.chief_id != chief.pk:
+            raise ChatRefused("not_chief", _("Only the room's chief may do that."))
+        target = get_user_model().objects.filter(pk=_as_id(user_id)).first()
+        if target is None:
+            raise ChatRefused("no_person", _("That person is not at this table."))
+        if selectors.seat_of(room, target) is not None:
+            raise ChatRefused("player", _("Players cannot be muted: only spectators can."))
+        if on:
+            ChatMute.objects.get_or_create(room=room, user=target, defaults={"muted_by": chief})
+        else:
+            ChatMute.objects.filter(room=room, user=target).delete()
+
+
+def _require_at_the_table(room: Room, user) -> None:
+    if not selectors.at_the_table(room, user):
         raise ChatRefused("not_at_the_table", _("Only the people at this table can use its chat."))
 
 

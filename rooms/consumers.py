@@ -90,12 +90,51 @@ class LobbyConsumer(PushingConsumer):
                 rooms,
                 my_room=selectors.waiting_room_of(user),
                 signed_in=bool(user is not None and user.is_authenticated),
+                watchable=selectors.watchable_rooms(**self.filters),
             )
             return rendering.render_lobby_rooms(context, oob=True)
 
 
-class RoomConsumer(PushingConsumer):
+class SeatedRoomConsumer(PushingConsumer):
+    """A room's socket for one person seated in it: re-rendered on each "room changed" message of the
+    room's group and by the watchdog; anyone else is refused (`refuse`) and the socket closed (4403)."""
+
     room_pk: int | None = None
+    needs_match = False  # only once the room's match exists (the table's panels)
+
+    async def connect(self):
+        self.language = language_of(self.scope)
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        self.room_pk = await read(self._find_room)()
+        await self.accept()
+        if self.room_pk is None:
+            await self.refuse()
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+            return
+        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
+        await self.push()
+        self.start_watchdog()
+
+    async def refuse(self):
+        pass
+
+    def _find_room(self) -> int | None:
+        rooms = Room.objects.filter(code=self.code)
+        room = (rooms.filter(match__isnull=False) if self.needs_match else rooms).first()
+        if room is None or selectors.seat_of(room, self.scope.get("user")) is None:
+            return None
+        return room.pk
+
+    async def disconnect(self, code):
+        self.stop_watchdog()
+        if self.room_pk is not None:
+            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
+
+    async def room_update(self, event):
+        await self.push()
+
+
+class RoomConsumer(SeatedRoomConsumer):
     seated = True  # False once the viewer left or was removed: one last frame, then the socket closes
 
     async def push(self):
@@ -111,35 +150,10 @@ class RoomConsumer(PushingConsumer):
             await self.close(code=CLOSE_NOT_IN_ROOM)
             self.stop_watchdog()
 
-    async def connect(self):
-        self.language = language_of(self.scope)
-        self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.room_pk = await read(self._find_room)()
-        await self.accept()
-        if self.room_pk is None:
-            with translation.override(self.language):
-                await self.send(
-                    f'<p id="room-message" hx-swap-oob="true" role="alert">{_("You are not in this room.")}</p>'
-                )
-            await self.close(code=CLOSE_NOT_IN_ROOM)
-            return
-        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
-        await self.push()
-        self.start_watchdog()
-
-    def _find_room(self) -> int | None:
-        room = Room.objects.filter(code=self.code).first()
-        if room is None or selectors.seat_of(room, self.scope.get("user")) is None:
-            return None
-        return room.pk
-
-    async def disconnect(self, code):
-        self.stop_watchdog()
-        if self.room_pk is not None:
-            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
-
-    async def room_update(self, event):
-        await self.push()
+    async def refuse(self):
+        with translation.override(self.language):
+            message = _("You are not in this room.")
+        await self.send(f'<p id="room-message" hx-swap-oob="true" role="alert">{message}</p>')
 
     def _render(self) -> str:
         user = self.scope.get("user")
@@ -173,38 +187,12 @@ class RoomConsumer(PushingConsumer):
             return rendering.render_again_regions(again, go, oob=True) + self._options(room, user)
 
 
-class AnnulConsumer(PushingConsumer):
+class AnnulConsumer(SeatedRoomConsumer):
     """The friendly-annulment vote at a room's table, for one person playing there: pushed on every
     "room changed" message (a proposal, an answer) and re-read by the watchdog, so a vote whose 30 s
     ran out shows as ended within GAMES_SOCKET_WATCHDOG_S."""
 
-    room_pk: int | None = None
-
-    async def connect(self):
-        self.language = language_of(self.scope)
-        self.code = self.scope["url_route"]["kwargs"]["code"]
-        self.room_pk = await read(self._find_room)()
-        await self.accept()
-        if self.room_pk is None:
-            await self.close(code=CLOSE_NOT_IN_ROOM)
-            return
-        await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
-        await self.push()
-        self.start_watchdog()
-
-    def _find_room(self) -> int | None:
-        room = Room.objects.filter(code=self.code, match__isnull=False).first()
-        if room is None or selectors.seat_of(room, self.scope.get("user")) is None:
-            return None
-        return room.pk
-
-    async def disconnect(self, code):
-        self.stop_watchdog()
-        if self.room_pk is not None:
-            await self.channel_layer.group_discard(room_group(self.room_pk), self.channel_name)
-
-    async def room_update(self, event):
-        await self.push()
+    needs_match = True
 
     def _render(self) -> str:
         user = self.scope.get("user")
@@ -214,7 +202,8 @@ class AnnulConsumer(PushingConsumer):
 
 
 class ChatConsumer(AsyncWebsocketConsumer):
-    """A room's table chat for one seated person: the last lines on connect, then each new line as it comes.
+    """A room's table chat for one person at the table (seated, or watching its match): the last lines on
+    connect, then each new line as it comes.
 
     Lines arrive whole in the group message (`publishing.announce_chat_line`) and render with no query.
     Writing goes over HTTP (`views.chat_say`), like every other button of a room. The socket also
@@ -222,6 +211,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     """
 
     room_pk: int | None = None
+    chief_id: int | None = None  # the chief sees a "mute" button on spectators' lines
 
     async def connect(self):
         self.language = language_of(self.scope)
@@ -236,17 +226,17 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(f'<p id="chat-message" hx-swap-oob="true" role="alert">{escape(message)}</p>')
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
-        self.room_pk, lines = opened
+        self.room_pk, self.chief_id, lines = opened
         await self.channel_layer.group_add(chat_group(self.room_pk), self.channel_name)
         await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
         await self.send(self._lines(lines, append=False))
 
-    def _open(self) -> tuple[int, list[dict]] | None:
-        room = Room.objects.filter(code=self.code).first()
+    def _open(self) -> tuple[int, int | None, list[dict]] | None:
+        room = Room.objects.select_related("match").filter(code=self.code).first()
         user = self.scope.get("user")
-        if room is None or selectors.seat_of(room, user) is None or not selectors.table_chat_on(user):
+        if room is None or not selectors.at_the_table(room, user) or not selectors.table_chat_on(user):
             return None
-        return room.pk, selectors.recent_chat_lines(room)
+        return room.pk, room.chief_id, selectors.recent_chat_lines(room)
 
     async def disconnect(self, code):
         if self.room_pk is not None:
@@ -267,10 +257,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_IN_ROOM)
 
     def _still_seated(self) -> bool:
-        room = Room.objects.filter(pk=self.room_pk).first()
-        return room is not None and selectors.seat_of(room, self.scope.get("user")) is not None
+        """Still at the table: seated, or watching a match that allows it."""
+        room = Room.objects.select_related("match").filter(pk=self.room_pk).first()
+        return room is not None and selectors.at_the_table(room, self.scope.get("user"))
 
     def _lines(self, lines: list[dict], *, append: bool) -> str:
         with translation.override(self.language):
-            contexts = [rendering.chat_line_context(line, self.viewer_id, self.code) for line in lines]
+            contexts = [
+                rendering.chat_line_context(line, self.viewer_id, self.code, chief_id=self.chief_id) for line in lines
+            ]
             return rendering.render_chat_lines(contexts, append=append)

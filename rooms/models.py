@@ -148,6 +148,8 @@ class ChatLine(models.Model):
     created_at = models.DateTimeField(_("said at"), auto_now_add=True, db_index=True)
     # Staff hide a reported line in the admin: it disappears from every open chat and from the history.
     hidden = models.BooleanField(_("hidden"), default=False)
+    # Written by someone watching the match, not seated (the chief may mute spectators, not players).
+    by_spectator = models.BooleanField(_("by a spectator"), default=False)
 
     class Meta:
         verbose_name = _("chat line")
@@ -160,6 +162,25 @@ class ChatLine(models.Model):
 
     def __str__(self) -> str:
         return self.text or self.get_phrase_display()
+
+
+class ChatMute(models.Model):
+    """The chief muted a spectator at this room's table: their lines are refused (players cannot be muted)."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="chat_mutes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_mutes")
+    muted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+", verbose_name=_("muted by")
+    )
+    created_at = models.DateTimeField(_("muted at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("muted spectator")
+        verbose_name_plural = _("muted spectators")
+        constraints = [models.UniqueConstraint(fields=["room", "user"], name="rooms_chat_mute_once")]
+
+    def __str__(self) -> str:
+        return f"{self.room_id}: {self.user}"
 
 
 class ChatReport(models.Model):

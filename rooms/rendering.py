@@ -88,8 +88,22 @@ def seats_label(seats: int, partnership: bool) -> str:
     return _("2 against 2") if partnership else _("4 players, each for themselves")
 
 
-def lobby_rooms_context(rooms: list[Room], *, my_room: Room | None, signed_in: bool) -> dict:
+def lobby_rooms_context(
+    rooms: list[Room], *, my_room: Room | None, signed_in: bool, watchable: list[Room] | None = None
+) -> dict:
     return {
+        # Matches being played that anyone signed in may watch (`selectors.watchable_rooms`).
+        "watchable": [
+            {
+                "code": room.code,
+                "summary": options_summary(room),
+                "chief_name": room.chief.username if room.chief else _("deleted player"),
+                "watching": room.watching,
+                "url": reverse("games:table", kwargs={"public_id": room.match.public_id}),
+            }
+            for room in watchable or []
+        ],
+        "signed_in": signed_in,
         "rooms": [
             {
                 "code": room.code,
@@ -185,21 +199,29 @@ def render_room_go(go_context: dict, *, oob: bool = False) -> str:
     return render_to_string("rooms/_room_go.html", {**go_context, "oob": oob})
 
 
-def chat_panel_context(room: Room, *, on: bool, lines: list[dict], viewer_id: int) -> dict:
+def chat_panel_context(room: Room, *, on: bool, lines: list[dict], viewer_id: int, watching: bool = False) -> dict:
     """`_chat_panel.html`: the chat of a room's table for one person (or the switch to turn it back on)."""
+    chief_id = room.chief_id
     return {
         "code": room.code,
         "on": on,
-        "lines": [chat_line_context(line, viewer_id, room.code) for line in lines] if on else [],
+        "watching": watching,
+        "lines": [chat_line_context(line, viewer_id, room.code, chief_id=chief_id) for line in lines] if on else [],
         "phrases": [(phrase.value, phrase.label) for phrase in ChatLine.Phrase],
         "max_length": ChatLine.MAX_LENGTH,
     }
 
 
-def chat_line_context(line: dict, viewer_id: int, code: str) -> dict:
-    """`_chat_line.html`: one line as this viewer reads it (a quick phrase in the viewer's language)."""
+def chat_line_context(line: dict, viewer_id: int, code: str, *, chief_id: int | None = None) -> dict:
+    """`_chat_line.html`: one line as this viewer reads it (a quick phrase in the viewer's language); the
+    chief gets a "mute" button on a spectator's line."""
     phrase = line["phrase"]
+    mine = line["author_id"] == viewer_id
+    by_spectator = line.get("by_spectator", False)
+    can_mute = by_spectator and not mine and viewer_id is not None and viewer_id == chief_id
     return {
+        "by_spectator": by_spectator,
+        "mute_url": reverse("rooms:chat_mute", kwargs={"code": code, "user_id": line["author_id"]}) if can_mute else "",
         "id": line["id"],
         "author": line["author"],
         "text": str(ChatLine.Phrase(phrase).label) if phrase else line["text"],

@@ -11,8 +11,9 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from games.models import Match
+from games.selectors import spectators_fresh_for
 
-from .models import ChatLine, PlayAgain, Room, RoomSeat
+from .models import ChatLine, ChatMute, PlayAgain, Room, RoomSeat
 
 LOBBY_LIMIT = 50
 
@@ -25,6 +26,31 @@ def waiting_public_rooms(*, variant: str = "", seats: str = "", limit: int = LOB
         .annotate(taken=Count("room_seats", filter=Q(room_seats__left_at__isnull=True)))
         .order_by("created_at", "pk")
     )
+    return list(_filtered(rooms, variant, seats)[:limit])
+
+
+def watchable_rooms(*, variant: str = "", seats: str = "", limit: int = LOBBY_LIMIT) -> list[Room]:
+    """Public rooms whose match is being played and may be watched (the lobby's "Watch"), oldest start first,
+    with `watching` (how many people watch now) and the chief's profile."""
+    since = timezone.now() - spectators_fresh_for()
+    rooms = (
+        Room.objects.filter(
+            status=Room.Status.STARTED,
+            is_private=False,
+            match__status=Match.Status.ACTIVE,
+            # The match's copy of the option decides (the chief may change the room's between matches).
+            match__allow_spectators=True,
+        )
+        .select_related("chief__profile", "match")
+        .annotate(
+            watching=Count("match__spectators__user", distinct=True, filter=Q(match__spectators__seen_at__gte=since))
+        )
+        .order_by("started_at", "pk")
+    )
+    return list(_filtered(rooms, variant, seats)[:limit])
+
+
+def _filtered(rooms, variant: str, seats: str):
     if variant:
         rooms = rooms.filter(variant=variant)
     if seats == "2":
@@ -33,7 +59,7 @@ def waiting_public_rooms(*, variant: str = "", seats: str = "", limit: int = LOB
         rooms = rooms.filter(seats=4, partnership=True)
     elif seats == "4s":
         rooms = rooms.filter(seats=4, partnership=False)
-    return list(rooms[:limit])
+    return rooms
 
 
 def people_in(room: Room) -> list[RoomSeat]:
@@ -45,6 +71,22 @@ def seat_of(room: Room, user) -> RoomSeat | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return room.room_seats.filter(left_at__isnull=True, user=user).first()
+
+
+def watching(room: Room, user) -> bool:
+    """Whether this signed-in person, not seated, may watch the room's match (and so read and write its chat)."""
+    if user is None or not getattr(user, "is_authenticated", False) or room.match_id is None:
+        return False
+    return room.status == Room.Status.STARTED and room.match.allow_spectators and seat_of(room, user) is None
+
+
+def at_the_table(room: Room, user) -> bool:
+    """Seated, or watching: the people who read and write the table chat."""
+    return seat_of(room, user) is not None or watching(room, user)
+
+
+def muted(room: Room, user) -> bool:
+    return ChatMute.objects.filter(room=room, user=user).exists()
 
 
 def waiting_room_of(user) -> Room | None:
@@ -71,6 +113,7 @@ def chat_line_payload(line: ChatLine) -> dict:
         "text": line.text,
         "phrase": line.phrase,
         "at": line.created_at.isoformat(),
+        "by_spectator": line.by_spectator,
     }
 
 

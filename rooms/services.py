@@ -329,6 +329,9 @@ def _start(room: Room, *, bot_level: str) -> None:
         kind=Match.Kind.ROOM,
         practice=room.mode == Room.Mode.PRACTICE,
         stake_coins=match_stake(room, people),
+        # The chief's options the table itself applies (games never reads rooms): a copy per match.
+        allow_spectators=room.allow_spectators,
+        partner_signals=room.partner_signals,
     )
     try:
         hold_stakes(match, list(match.seats.select_related("user")))

@@ -21,6 +21,7 @@ urlpatterns = [
     path("r/<room_code:code>/chat/", views.chat_say, name="chat_say"),
     path("r/<room_code:code>/chat/<int:line_id>/report/", views.chat_report, name="chat_report"),
     path("r/<room_code:code>/chat/switch/", views.chat_switch, name="chat_switch"),
+    path("r/<room_code:code>/chat/mute/<int:user_id>/", views.chat_mute, name="chat_mute"),
     path("chat/match/<public_id:public_id>/", views.match_chat, name="match_chat"),
     path("annul/<public_id:public_id>/", views.match_annul, name="match_annul"),
     path("annul/<public_id:public_id>/propose/", views.annul_propose, name="annul_propose"),

@@ -47,7 +47,12 @@ def lobby(request):
         "quick_join": QuickJoinForm(
             initial={"variant": chosen["variant"] or "paulista", "table": chosen["seats"] or "2"}
         ),
-        "lobby": rendering.lobby_rooms_context(rooms, my_room=my_room, signed_in=request.user.is_authenticated),
+        "lobby": rendering.lobby_rooms_context(
+            rooms,
+            my_room=my_room,
+            signed_in=request.user.is_authenticated,
+            watchable=selectors.watchable_rooms(**chosen),
+        ),
         "my_room": my_room,
         "price": RoomSettings.current().entry_blue_coins,
         "rewards": RewardSettings.current(),
@@ -377,7 +382,7 @@ def chat_report(request, code: str, line_id: int):
 @require_POST
 def chat_switch(request, code: str):
     room = Room.objects.filter(code=code).first()
-    if room is None or selectors.seat_of(room, request.user) is None:
+    if room is None or not selectors.at_the_table(room, request.user):
         return HttpResponse(_("Only the people at this table can use its chat."), status=403)
     chat.set_table_chat(request.user, request.POST.get("on") == "1")
     return HttpResponse(_chat_panel(request, room))
@@ -387,9 +392,28 @@ def chat_switch(request, code: str):
 def match_chat(request, public_id: str):
     """The chat panel a room match's table page loads; nothing for other matches or people not at that table."""
     room = selectors.room_of_match(public_id)
-    if room is None or selectors.seat_of(room, request.user) is None:
+    if room is None or not selectors.at_the_table(room, request.user):
         return HttpResponse(status=204)
     return HttpResponse(_chat_panel(request, room))
+
+
+@login_required
+@require_POST
+def chat_mute(request, code: str, user_id: int):
+    """The chief mutes a spectator (`on=0` lets them speak again); players cannot be muted."""
+    room = Room.objects.filter(code=code).first()
+    if room is None:
+        return render(request, "rooms/no_room.html", status=404)
+    on = request.POST.get("on", "1") != "0"
+    try:
+        chat.mute(request.user, room, user_id, on=on)
+    except ChatRefused as refusal:
+        return _chat_answer(request, room, refusal.message)
+    return _chat_answer(
+        request,
+        room,
+        _("Muted: that spectator's lines no longer reach this table.") if on else _("That spectator may write again."),
+    )
 
 
 def _chat_panel(request, room: Room) -> str:
@@ -399,7 +423,11 @@ def _chat_panel(request, room: Room) -> str:
 def _chat_context(user, room: Room) -> dict:
     on = selectors.table_chat_on(user)
     return rendering.chat_panel_context(
-        room, on=on, lines=selectors.recent_chat_lines(room) if on else [], viewer_id=user.pk
+        room,
+        on=on,
+        lines=selectors.recent_chat_lines(room) if on else [],
+        viewer_id=user.pk,
+        watching=selectors.watching(room, user),
     )
 
 

@@ -5,12 +5,12 @@ match through the confirmation and the other sees a robot finishing for her (iss
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from games import engine
 from games.models import Match, MatchEvent, Seat
 from shop import wallet
-from tests.support.browser import sign_in
+from tests.support.browser import sign_in, take_my_turn
 from tests.support.rooms import everyone_arrived, started_room_match
 
 pytestmark = pytest.mark.browser
@@ -22,18 +22,6 @@ def quick_robot(settings, fast_ai):
     settings.GAMES_PRESENCE_RELOAD_S = 0
     settings.GAMES_PRESENCE_CHECK_S = 0.5
     settings.GAMES_ROBOT_AFTER_AWAY_S = 2
-
-
-def take_my_turn(page: Page) -> bool:
-    """Accept a raise, play a hand of eleven, else play the first card, if this page may act."""
-    for selector in ("#actions [data-action=accept]", "#actions [data-action=play-hand]", "#hand [data-card]"):
-        control = page.locator(selector).first
-        if control.count() and control.is_visible() and control.is_enabled():
-            version = page.locator("#status").get_attribute("data-version")
-            control.click()
-            expect(page.locator("#status")).not_to_have_attribute("data-version", version, timeout=10000)
-            return True
-    return False
 
 
 def test_a_closed_tab_shows_away_then_a_robot_plays_then_reopening_takes_the_seat_back_then_leaving(

@@ -12,12 +12,12 @@ service), so each hand is worth 6 and two hands end it."""
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from games.models import Match
 from rooms.models import Room
 from shop import wallet
-from tests.support.browser import sign_in
+from tests.support.browser import play_quick_turn, sign_in
 from tests.support.live_server import LiveDaphne
 from tests.support.stakes import house_coins, set_coins
 
@@ -37,41 +37,6 @@ def daphne_behind_a_proxy(transactional_db, django_db_blocker, settings):
     server = LiveDaphne(django_db_blocker).start()
     yield server
     server.stop()
-
-
-def enabled(page: Page, selector: str):
-    control = page.locator(selector).first
-    return control if control.count() and control.is_visible() and control.is_enabled() else None
-
-
-def choose(page: Page, winning: bool):
-    """The control this player clicks now, if any: the policy that ends a hand at 6 points for the winners."""
-    if winning:
-        order = ("#actions [data-action=raise]", "#actions [data-action=accept]", "#actions [data-action=play-hand]")
-    else:
-        pending = page.locator("#actions [data-pending-raise]")
-        raise_back = pending.count() and int(pending.first.get_attribute("data-pending-raise")) < 9
-        order = (("#actions [data-action=raise]",) if raise_back else ()) + (
-            "#actions [data-action=run]",
-            "#actions [data-action=accept]",
-            "#actions [data-action=play-hand]",
-        )
-    for selector in (*order, "#hand [data-card]"):
-        control = enabled(page, selector)
-        if control is not None:
-            return control
-    return None
-
-
-def play_one_turn(pages: dict[Page, bool]) -> bool:
-    for page, winning in pages.items():
-        control = choose(page, winning)
-        if control is not None:
-            version = page.locator("#status").get_attribute("data-version")
-            control.click()
-            expect(page.locator("#status")).not_to_have_attribute("data-version", version, timeout=10000)
-            return True
-    return False
 
 
 def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daphne_behind_a_proxy, browser, make_user):
@@ -131,7 +96,7 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
             break
-        if not play_one_turn(side):
+        if not play_quick_turn(side):
             host.wait_for_timeout(100)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.score[0] >= 12 and match.rewards_credited

@@ -4,27 +4,14 @@ and its password; the match starts by itself and both browsers are at the table;
 import re
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from games.models import Match
 from rooms.models import Room
 from shop import wallet
-from tests.support.browser import sign_in
+from tests.support.browser import sign_in, take_my_turn
 
 pytestmark = pytest.mark.browser
-
-
-def play_one_turn(pages: list[Page]) -> bool:
-    """Whoever may act clicks: accept a raise, play a hand of eleven, else play their first card."""
-    for page in pages:
-        for selector in ("#actions [data-action=accept]", "#actions [data-action=play-hand]", "#hand [data-card]"):
-            control = page.locator(selector).first
-            if control.count() and control.is_visible() and control.is_enabled():
-                version = page.locator("#status").get_attribute("data-version")
-                control.click()
-                expect(page.locator("#status")).not_to_have_attribute("data-version", version, timeout=10000)
-                return True
-    return False
 
 
 def test_a_private_room_by_invite_link_starts_by_itself_and_is_played_to_the_end(
@@ -78,7 +65,7 @@ def test_a_private_room_by_invite_link_starts_by_itself_and_is_played_to_the_end
         room.match.refresh_from_db()
         if room.match.status != Match.Status.ACTIVE:
             break
-        if not play_one_turn([host, guest]):
+        if not any(take_my_turn(page) for page in (host, guest)):
             host.wait_for_timeout(100)
     room.match.refresh_from_db()
     assert room.match.status == Match.Status.FINISHED and max(room.match.score) >= 12

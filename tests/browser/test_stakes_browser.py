@@ -12,45 +12,10 @@ from playwright.sync_api import Page, expect
 from games.models import Match
 from rooms.models import Room
 from shop import wallet
-from tests.support.browser import sign_in
+from tests.support.browser import play_quick_turn, sign_in
 from tests.support.stakes import house_coins, set_coins
 
 pytestmark = pytest.mark.browser
-
-
-def enabled(page: Page, selector: str):
-    control = page.locator(selector).first
-    return control if control.count() and control.is_visible() and control.is_enabled() else None
-
-
-def choose(page: Page, winning: bool):
-    """The winning side raises whenever it may; the other raises back once and runs: 6 points a hand."""
-    if winning:
-        order = ("#actions [data-action=raise]", "#actions [data-action=accept]", "#actions [data-action=play-hand]")
-    else:
-        pending = page.locator("#actions [data-pending-raise]")
-        raise_back = pending.count() and int(pending.first.get_attribute("data-pending-raise")) < 9
-        order = (("#actions [data-action=raise]",) if raise_back else ()) + (
-            "#actions [data-action=run]",
-            "#actions [data-action=accept]",
-            "#actions [data-action=play-hand]",
-        )
-    for selector in (*order, "#hand [data-card]"):
-        control = enabled(page, selector)
-        if control is not None:
-            return control
-    return None
-
-
-def play_one_turn(pages: dict[Page, bool]) -> bool:
-    for page, winning in pages.items():
-        control = choose(page, winning)
-        if control is not None:
-            version = page.locator("#status").get_attribute("data-version")
-            control.click()
-            expect(page.locator("#status")).not_to_have_attribute("data-version", version, timeout=10000)
-            return True
-    return False
 
 
 def wallet_lines(page: Page, server, reason: str):
@@ -99,7 +64,7 @@ def test_a_stake_is_won_less_the_house_cut_changed_between_matches_and_annulled_
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
             break
-        if not play_one_turn(side):
+        if not play_quick_turn(side):
             host.wait_for_timeout(100)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.stakes_settled

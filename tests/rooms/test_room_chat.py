@@ -13,7 +13,7 @@ from rooms import chat, services
 from rooms.admin import ChatLineAdmin
 from rooms.chat import ChatRefused
 from rooms.consumers import CLOSE_NOT_IN_ROOM
-from rooms.models import ChatLine, ChatReport
+from rooms.models import ChatLine, ChatReport, Room
 from tests.support.rooms import options
 from tests.support.sockets import open_socket
 
@@ -22,9 +22,11 @@ call = sync_to_async
 
 @pytest.fixture
 def table(person):
-    """A started 2-seat room: Ana (chief) and Bia at the table; Caio is not."""
+    """A started 2-seat room: Ana (chief) and Bia at the table; Caio is not (and may not watch: spectators
+    are tested in test_spectators_in_rooms.py)."""
     ana, bia, caio = person("Ana"), person("Bia"), person("Caio")
     room = services.create_room(ana, options(seats=2))
+    Room.objects.filter(pk=room.pk).update(allow_spectators=False)
     services.join_room(bia, room.code)
     room.refresh_from_db()
     return room, ana, bia, caio

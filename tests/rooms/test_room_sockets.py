@@ -5,8 +5,6 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from games import engine
 from rooms import again, publishing, services
@@ -14,37 +12,9 @@ from rooms.consumers import CLOSE_NOT_IN_ROOM
 from rooms.models import PlayAgain
 from tests.support.matches import win_match_for
 from tests.support.rooms import cards_shown, hidden_at_the_deal, options
-from truco_site.asgi import application
+from tests.support.sockets import open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-def session_cookie(user=None) -> str:
-    client = Client()
-    if user is None:
-        session = client.session
-        session["visited"] = True
-        session.save()
-        return f"sessionid={session.session_key}"
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}"
-
-
-async def connect(path, user=None):
-    cookie = await sync_to_async(session_cookie)(user)
-    comm = WebsocketCommunicator(
-        application,
-        path,
-        headers=[
-            (b"origin", b"http://127.0.0.1"),
-            (b"host", b"127.0.0.1"),
-            (b"cookie", cookie.encode()),
-            (b"accept-language", b"en"),
-        ],
-    )
-    connected, _ = await comm.connect()
-    assert connected
-    return comm
 
 
 async def next_frame(comm, timeout=3):
@@ -58,7 +28,7 @@ def call(func, *args, **kwargs):
 async def test_the_lobby_is_pushed_when_rooms_open_fill_and_start(person):
     ana, bia, caio = await call(person, "Ana"), await call(person, "Bia"), await call(person, "Caio")
     dani = await call(person, "Dani")
-    lobby = await connect("/ws/rooms/", dani)
+    lobby = await open_socket("/ws/rooms/", dani)
     assert "No public room is waiting" in await next_frame(lobby)
     room = await call(services.create_room, ana, options(seats=2))
     frame = await next_frame(lobby)
@@ -67,8 +37,10 @@ async def test_the_lobby_is_pushed_when_rooms_open_fill_and_start(person):
     await call(services.create_room, caio, options(seats=4))
     assert "Caio" in await next_frame(lobby)
     await call(services.join_room, bia, room.code)
-    frame = await next_frame(lobby)  # Ana's room started: off the list
-    assert "Ana" not in frame and "Caio" in frame
+    frame = await next_frame(lobby)  # Ana's room started: off the waiting list, on the list to watch
+    waiting, _, to_watch = frame.partition("data-watch-room")
+    assert "Ana" not in waiting and "Caio" in waiting
+    assert "Ana" in to_watch and f'data-watch-room="{room.code}"' in frame
     await lobby.disconnect()
 
 
@@ -76,18 +48,18 @@ async def test_a_guest_and_someone_already_waiting_get_no_join_button(person):
     bia = await call(person, "Bia")
     await call(services.create_room, bia, options(seats=4))
     for viewer in (None, bia):
-        lobby = await connect("/ws/rooms/", viewer)
+        lobby = await open_socket("/ws/rooms/", viewer)
         frame = await next_frame(lobby)
         assert "Bia" in frame and 'data-action="join-room"' not in frame
         await lobby.disconnect()
-    lobby = await connect("/ws/rooms/", bia)
+    lobby = await open_socket("/ws/rooms/", bia)
     assert 'data-nav="my-room"' in await next_frame(lobby)
     await lobby.disconnect()
 
 
 async def test_the_lobby_socket_keeps_the_page_filters(person):
     ana, bia = await call(person, "Ana"), await call(person, "Bia")
-    lobby = await connect("/ws/rooms/?variant=mineiro&table=2")
+    lobby = await open_socket("/ws/rooms/?variant=mineiro&table=2")
     await next_frame(lobby)
     await call(services.create_room, ana, options(variant="paulista"))
     await call(services.create_room, bia, options(variant="mineiro"))
@@ -100,8 +72,8 @@ async def test_the_waiting_room_is_pushed_and_the_start_sends_everyone_to_the_ta
     ana, bia, caio, dani = [await call(person, n) for n in ("Ana", "Bia", "Caio", "Dani")]
     room = await call(services.create_room, ana, options(seats=4))
     await call(services.join_room, bia, room.code)
-    a = await connect(f"/ws/room/{room.code}/", ana)
-    b = await connect(f"/ws/room/{room.code}/", bia)
+    a = await open_socket(f"/ws/room/{room.code}/", ana)
+    b = await open_socket(f"/ws/room/{room.code}/", bia)
     first = await next_frame(a)
     assert 'id="room-seats"' in first and 'data-seat-user="Bia"' in first and "data-room-go" not in first
     assert 'data-action="remove-player"' in first  # Ana is the chief
@@ -128,7 +100,7 @@ async def test_a_lost_room_message_is_caught_up_by_the_idle_re_read(person, sett
     settings.GAMES_SOCKET_WATCHDOG_S = 0.2
     ana, bia = await call(person, "Ana"), await call(person, "Bia")
     room = await call(services.create_room, ana, options(seats=2))
-    a = await connect(f"/ws/room/{room.code}/", ana)
+    a = await open_socket(f"/ws/room/{room.code}/", ana)
     await next_frame(a)
     monkeypatch.setattr(publishing, "_send", lambda room_pk: None)  # every "room changed" is lost
     await call(services.join_room, bia, room.code)
@@ -140,7 +112,7 @@ async def test_a_removed_player_is_sent_back_to_the_lobby_and_their_old_socket_h
     ana, bia, caio = await call(person, "Ana"), await call(person, "Bia"), await call(person, "Caio")
     room = await call(services.create_room, ana, options(seats=4))
     await call(services.join_room, bia, room.code)
-    b = await connect(f"/ws/room/{room.code}/", bia)
+    b = await open_socket(f"/ws/room/{room.code}/", bia)
     await next_frame(b)
     await call(services.remove_player, ana, room.code, bia.pk)
     last = await next_frame(b)
@@ -158,8 +130,8 @@ async def test_the_room_sockets_read_nothing_a_browser_sends(person):
     frames are ignored, change nothing, and the socket goes on pushing."""
     ana, bia = await call(person, "Ana"), await call(person, "Bia")
     room = await call(services.create_room, ana, options(seats=4))
-    lobby = await connect("/ws/rooms/", bia)
-    waiting = await connect(f"/ws/room/{room.code}/", ana)
+    lobby = await open_socket("/ws/rooms/", bia)
+    waiting = await open_socket(f"/ws/room/{room.code}/", ana)
     await next_frame(lobby), await next_frame(waiting)
     for comm in (lobby, waiting):
         for text in (
@@ -185,10 +157,10 @@ async def test_someone_not_in_the_room_is_refused_and_closed(person):
     ana, bia = await call(person, "Ana"), await call(person, "Bia")
     room = await call(services.create_room, ana, options(seats=4))
     for user in (bia, None):
-        comm = await connect(f"/ws/room/{room.code}/", user)
+        comm = await open_socket(f"/ws/room/{room.code}/", user)
         assert "You are not in this room." in await next_frame(comm)
         assert (await comm.receive_output(timeout=3))["code"] == CLOSE_NOT_IN_ROOM
-    comm = await connect("/ws/room/NoSuchRoomCodeHere/", ana)
+    comm = await open_socket("/ws/room/NoSuchRoomCodeHere/", ana)
     assert "You are not in this room." in await next_frame(comm)
 
 
@@ -202,7 +174,7 @@ async def test_at_the_room_table_each_person_sees_only_their_own_cards(person):
     state = engine.from_json(match.state)
     seat_numbers = await call(lambda: {s.user_id: s.number for s in match.seats.all()})
     for user in people:
-        comm = await connect(f"/ws/match/{match.public_id}/", user)
+        comm = await open_socket(f"/ws/match/{match.public_id}/", user)
         frame = await next_frame(comm)
         mine = seat_numbers[user.pk]
         shown = cards_shown(frame)
@@ -219,8 +191,8 @@ async def test_play_again_is_pushed_to_everyone_and_the_last_yes_sends_them_to_t
     await room.arefresh_from_db()
     match = await call(lambda: room.match)
     await call(win_match_for, match, side=1)
-    a = await connect(f"/ws/room/{room.code}/", ana)
-    b = await connect(f"/ws/room/{room.code}/", bia)
+    a = await open_socket(f"/ws/room/{room.code}/", ana)
+    b = await open_socket(f"/ws/room/{room.code}/", bia)
     first = await next_frame(a)
     assert 'id="room-again"' in first and "0 of 2 said yes." in first and "data-room-go" not in first
     await next_frame(b)
@@ -245,7 +217,7 @@ async def test_a_no_sends_everyone_to_the_lobby_with_the_reason(person):
     await room.arefresh_from_db()
     match = await call(lambda: room.match)
     await call(win_match_for, match, side=0)
-    a = await connect(f"/ws/room/{room.code}/", ana)
+    a = await open_socket(f"/ws/room/{room.code}/", ana)
     await next_frame(a)
     await call(again.decline, bia, match.public_id)
     frame = await next_frame(a)

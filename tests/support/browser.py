@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.test import Client
+from playwright.sync_api import expect
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
 
@@ -54,3 +55,59 @@ def inside_viewport(page, locator) -> bool:
         and box["x"] + box["width"] <= viewport["width"] + 0.5
         and box["y"] + box["height"] <= viewport["height"] + 0.5
     )
+
+
+# --- playing a table through its buttons ------------------------------------------------------------
+
+
+def enabled(page, selector: str):
+    """The first control matching `selector` a person could click now, or None."""
+    control = page.locator(selector).first
+    return control if control.count() and control.is_visible() and control.is_enabled() else None
+
+
+def click_and_wait(page, control) -> None:
+    """Click a table control and wait until the table shows the next version (the move was stored)."""
+    version = page.locator("#status").get_attribute("data-version")
+    control.click()
+    expect(page.locator("#status")).not_to_have_attribute("data-version", version, timeout=10000)
+
+
+def take_my_turn(page) -> bool:
+    """The plain policy: accept a raise, play a hand of eleven, else play the first card, if this page may act."""
+    for selector in ("#actions [data-action=accept]", "#actions [data-action=play-hand]", "#hand [data-card]"):
+        control = enabled(page, selector)
+        if control is not None:
+            click_and_wait(page, control)
+            return True
+    return False
+
+
+def quick_control(page, winning: bool):
+    """The policy that ends a hand at 6 points: the winning side raises whenever it may; the other raises
+    back once and then runs (as tests.support.matches.win_match_for does through the service)."""
+    if winning:
+        order = ("#actions [data-action=raise]", "#actions [data-action=accept]", "#actions [data-action=play-hand]")
+    else:
+        pending = page.locator("#actions [data-pending-raise]")
+        raise_back = pending.count() and int(pending.first.get_attribute("data-pending-raise")) < 9
+        order = (("#actions [data-action=raise]",) if raise_back else ()) + (
+            "#actions [data-action=run]",
+            "#actions [data-action=accept]",
+            "#actions [data-action=play-hand]",
+        )
+    for selector in (*order, "#hand [data-card]"):
+        control = enabled(page, selector)
+        if control is not None:
+            return control
+    return None
+
+
+def play_quick_turn(sides: dict) -> bool:
+    """One click of `quick_control` by the first page (a key of `sides`, valued "on the winning side") that may act."""
+    for page, winning in sides.items():
+        control = quick_control(page, winning)
+        if control is not None:
+            click_and_wait(page, control)
+            return True
+    return False

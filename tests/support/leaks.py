@@ -4,6 +4,7 @@ import re
 
 from games import engine
 from games.engine.cards import CARD_NAMES
+from games.engine.view import spectator_view  # bound here: a test may replace the site's with a leaking one
 
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])([4567QJKA23][CHSD])(?![A-Za-z0-9_\-])")
 FACE = re.compile(r'<span class="rank">([^<]+)</span><span class="suit">(.)</span>')
@@ -16,9 +17,14 @@ def cards_shown(frame: str) -> set[str]:
     return shown
 
 
-def allowed_for(state, seat: int) -> set[str]:
-    """Every card this seat may legitimately see now (its view is the authority)."""
-    view = engine.seat_view(state, seat)
+def view_of(state, seat: int | None) -> dict:
+    """The seat's view, or the spectator view for `seat` None (a spectator's socket)."""
+    return engine.seat_view(state, seat) if seat is not None else spectator_view(state)
+
+
+def allowed_for(state, seat: int | None) -> set[str]:
+    """Every card this seat (None: a spectator) may legitimately see now (its view is the authority)."""
+    view = view_of(state, seat)
     allowed = set(view["hand"]) | set(view["manilhas"])
     allowed |= {c for cards in view["partner_hands"].values() for c in cards}
     allowed.add(view["vira"])
@@ -30,8 +36,9 @@ def allowed_for(state, seat: int) -> set[str]:
     return allowed - {None}
 
 
-def hidden_from(state, seat: int) -> set[str]:
-    """Cards the seat must not see: everyone else's unplayed cards, the stock, others' face-down cards."""
+def hidden_from(state, seat: int | None) -> set[str]:
+    """Cards the seat must not see: everyone else's unplayed cards, the stock, others' face-down cards.
+    For a spectator (`seat` None) "everyone else" is everyone."""
     hidden = {CARD_NAMES[c] for s, hand in enumerate(state.hands) if s != seat for c in hand}
     hidden |= {CARD_NAMES[c] for c in state.stock}
     plays = list(state.trick) + [p for r in state.rounds for p in r[2]]
@@ -42,7 +49,7 @@ def hidden_from(state, seat: int) -> set[str]:
         # the hand ends nothing may show them (they are shown only as the hand ends).
         # (Mineiro's four manilhas are printed on every table, and the last hand's summary shows
         # that hand's cards, dealt again since: neither proves anything either way.)
-        public = set(engine.seat_view(state, seat)["manilhas"])
+        public = set(view_of(state, seat)["manilhas"])
         if state.last_hand:
             plays = [p for r in state.last_hand["rounds"] for p in r["plays"]] + state.last_hand["unfinished_round"]
             public |= {p["card"] for p in plays} | {p.get("hidden") for p in plays}

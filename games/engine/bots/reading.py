@@ -213,20 +213,22 @@ def _hand_chance(results, chances, all_tied_dealer, dealer_side) -> float:
             weight *= p if o == MY_SIDE else 1.0 - p
         if weight == 0.0:
             continue
-        seq = list(results)
-        winner = None
-        for o in outcome:
-            seq.append(o)
-            decided = hand_outcome(seq, all_tied_dealer, dealer_side)
-            if decided is not None:
-                winner = decided[0]
-                break
-        if winner is None:
-            decided = hand_outcome(seq, all_tied_dealer, dealer_side)
-            winner = decided[0] if decided else None
-        if winner == MY_SIDE:
+        if hand_winner(results, outcome, all_tied_dealer, dealer_side) == MY_SIDE:
             total += weight
     return total
+
+
+def hand_winner(results, outcomes, all_tied_dealer: bool, dealer_side: int) -> int | None:
+    """The side that wins the hand after the finished ``results`` when the rounds still to play go
+    ``outcomes`` (each the side winning it), stopping at the round that decides; None if none does."""
+    seq = list(results)
+    for o in outcomes:
+        seq.append(o)
+        decided = hand_outcome(seq, all_tied_dealer, dealer_side)
+        if decided is not None:
+            return decided[0]
+    decided = hand_outcome(seq, all_tied_dealer, dealer_side)
+    return decided[0] if decided else None
 
 
 def double_play(reading: Reading, legal) -> dict:

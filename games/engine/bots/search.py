@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from ..cards import CARD_INDEX, MANILHA_BASE, deck_cards
-from ..match import TIE, apply, hand_outcome, in_double_round, legal_actions, seats_to_act
+from ..match import TIE, apply, in_double_round, legal_actions, seats_to_act
 from ..rules import RuleSet, facts_for
 from ..state import ACCEPT, PLAY, RAISE, RUN, Action, _blank, double_play, strengths_for
+from .reading import hand_winner
 from .strategic import match_chances
 
 
@@ -461,18 +462,8 @@ def _winning_masks(results: tuple[int, ...], future: int, all_tied_dealer: bool,
     masks = []
     dealer_side = 0 if dealer_mine else 1
     for mask in range(1 << future):
-        seq = list(results)
-        winner = None
-        for i in range(future):
-            seq.append(0 if mask >> i & 1 else 1)
-            decided = hand_outcome(seq, all_tied_dealer, dealer_side)
-            if decided is not None:
-                winner = decided[0]
-                break
-        if winner is None:
-            decided = hand_outcome(seq, all_tied_dealer, dealer_side)
-            winner = decided[0] if decided else None
-        if winner == 0:
+        outcomes = [0 if mask >> i & 1 else 1 for i in range(future)]
+        if hand_winner(results, outcomes, all_tied_dealer, dealer_side) == 0:
             masks.append(mask)
     return tuple(masks)
 
