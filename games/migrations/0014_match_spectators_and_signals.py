@@ -8,7 +8,6 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        # After stakes' migration as the chat branch numbers it (the lead may renumber this one 0014).
         ('games', '0013_stakes_and_annulment'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
