@@ -224,3 +224,25 @@ def test_it_runs_from_a_twelve_it_cannot_win_and_takes_one_it_cannot_lose():
     for seat in (0, 1, 0):  # truco, six, nine: seat 1 holds the two best cards
         state, _ = apply(state, seat, Action("raise"))
     assert search_bot(seat_view(state, 1), random.Random(3)) in ({"do": "accept"}, {"do": "raise"})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(drawn=mid_match_states(rulesets()), policy_seed=st.integers(0, 2**32))
+def test_a_playout_state_ends_its_hand_with_the_score_the_engine_gives(drawn, policy_seed):
+    """A state whose ``rng`` is None (the search's playouts) stops at the end of the hand without
+    dealing the next one, but scores it, and ends the match, exactly as the engine does."""
+    state, _ = drawn
+    if state.over:
+        return
+    playout = state.copy()
+    playout.rng = None
+    chooser = random.Random(policy_seed)
+    hand_number = state.hand_number
+    while not state.over and state.hand_number == hand_number:
+        seat = seats_to_act(state)[0]
+        action = chooser.choice(legal_actions(state, seat))
+        state, _ = apply(state, seat, action)
+        playout, _ = apply(playout, seat, action)
+    assert (playout.score, playout.over, playout.winner) == (state.score, state.over, state.winner)
+    assert playout.over or playout.hand_number == hand_number + 1
+    assert playout.last_hand is None or playout.last_hand["hand_number"] < hand_number  # no summary made
