@@ -10,7 +10,7 @@ player then connects to /ws/match/<id>/ like a browser and, when its buttons off
 The figure the issue asks for is **action → all four seats updated**: from the moment the acting
 seat sends its move to the moment the last of the table's four sockets has received a frame with a
 newer version (the acting seat's own echo is printed too, as `latency`). Frames/s counts every
-frame every socket received. When a match ends the same four open a new room and play on.
+frame every socket received. When a match ends the same four say yes to "Play again" on the server and play on.
 
 Clean-up deletes the run's rooms, then its matches, sessions and accounts (`lr-<run>-<n>`).
 """
@@ -20,23 +20,30 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.management.base import CommandError
+from django.db import connections
+from django.urls import reverse
 
 from games import engine
 from games.loadtest import frame_version
 from games.management.commands import loadtest_table
 from games.management.commands.loadtest_table import ACTION_TIMEOUT_S, MAX_PLAYERS, Fleet, LoadRun, Player
 from rooms import services
-from rooms.models import Room
+from rooms.models import PlayAgain, Room
 from shop import wallet
 
 SEATS = 4
 USER_PREFIX = "lr-"
 # Enough blue coins for every room a run's accounts open (one per match, at the default price).
 BLUE_COINS = 1000
+# How long the four's "play again" may take before the table opens a new room itself (counted as an error).
+PLAY_AGAIN_WAIT_S = 10
 
 
 @dataclass
@@ -80,7 +87,33 @@ class RoomFleet(Fleet):
         for player in others:
             services.join_room(player.user, room.code)
         room.refresh_from_db()
-        table.public_id, table.match_pk = room.match.public_id, room.match_id
+        self.moved_to(table, room.match.public_id, room.match_id)
+
+    def play_again(self, player: Player, finished: str) -> tuple[str, int] | None:
+        """POST this player's yes (with a CSRF token of our own, as a browser's cookie and header), then wait
+        for the new match: (public id, pk), or None if none started in time."""
+        url = f"{player.origin}{reverse('rooms:again_accept', kwargs={'public_id': finished})}"
+        token = secrets.token_hex(16)
+        headers = {"Cookie": f"{player.cookie}; {settings.CSRF_COOKIE_NAME}={token}", "X-CSRFToken": token}
+        try:  # and load the page it leads to, as a browser does
+            urllib.request.urlopen(urllib.request.Request(url, b"", headers, method="POST"), timeout=ACTION_TIMEOUT_S)
+        except (OSError, urllib.error.URLError):
+            return None
+        deadline = time.monotonic() + PLAY_AGAIN_WAIT_S
+        while time.monotonic() < deadline:
+            found = (
+                PlayAgain.objects.filter(room__match__public_id=finished, new_room__match__isnull=False)
+                .values_list("new_room__match__public_id", "new_room__match_id")
+                .first()
+            )
+            connections.close_all()  # this thread's connection: never left open for the next one
+            if found is not None:
+                return found
+            time.sleep(0.1)
+        return None
+
+    def moved_to(self, table: Table, public_id: str, match_pk: int) -> None:
+        table.public_id, table.match_pk = public_id, match_pk
         table.pending.clear()
         table.connected.clear()  # the new match starts when all four have its snapshot too
         table.all_seated.clear()
@@ -161,10 +194,20 @@ class RoomRun(LoadRun):
             self.report.matches_finished += 1
 
     async def next_match(self, player: Player) -> None:
+        """Each of the four says yes to "Play again with the same people" on the server, as people do; the
+        last yes starts the next match there. Opening rooms from this process instead wrote to the
+        server's database beside it: on SQLite that held the file's lock while the server's writer,
+        every table's moves, waited for it."""
         table, _ = self.seat_of[player.index]
+        finished = player.match_public_id
+        started = await asyncio.to_thread(self.fleet.play_again, player, finished)
         async with table.lock:
-            if table.public_id == player.match_public_id:  # the first of the four to see the end opens the room
-                await sync_to_async(self.fleet.new_room)(table)
+            if table.public_id == finished:  # the first of the four to get here moves the table
+                if started is None:
+                    self.count("play_again_failed")
+                    await sync_to_async(self.fleet.new_room)(table)
+                else:
+                    self.fleet.moved_to(table, *started)
         player.match_public_id, player.match_pk = table.public_id, table.match_pk
 
 
