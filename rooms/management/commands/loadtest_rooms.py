@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.management.base import CommandError
-from django.db import connections
 from django.urls import reverse
 
 from games import engine
@@ -89,28 +88,25 @@ class RoomFleet(Fleet):
         room.refresh_from_db()
         self.moved_to(table, room.match.public_id, room.match_id)
 
-    def play_again(self, player: Player, finished: str) -> tuple[str, int] | None:
-        """POST this player's yes (with a CSRF token of our own, as a browser's cookie and header), then wait
-        for the new match: (public id, pk), or None if none started in time."""
+    def say_yes(self, player: Player, finished: str) -> bool:
+        """POST this player's yes to "Play again" (with a CSRF token of our own, as a browser's cookie and
+        header) and load the page it leads to, as a browser does. False if the server could not be reached."""
         url = f"{player.origin}{reverse('rooms:again_accept', kwargs={'public_id': finished})}"
         token = secrets.token_hex(16)
         headers = {"Cookie": f"{player.cookie}; {settings.CSRF_COOKIE_NAME}={token}", "X-CSRFToken": token}
-        try:  # and load the page it leads to, as a browser does
+        try:
             urllib.request.urlopen(urllib.request.Request(url, b"", headers, method="POST"), timeout=ACTION_TIMEOUT_S)
         except (OSError, urllib.error.URLError):
-            return None
-        deadline = time.monotonic() + PLAY_AGAIN_WAIT_S
-        while time.monotonic() < deadline:
-            found = (
-                PlayAgain.objects.filter(room__match__public_id=finished, new_room__match__isnull=False)
-                .values_list("new_room__match__public_id", "new_room__match_id")
-                .first()
-            )
-            connections.close_all()  # this thread's connection: never left open for the next one
-            if found is not None:
-                return found
-            time.sleep(0.1)
-        return None
+            return False
+        return True
+
+    def started_after(self, finished: str) -> tuple[str, int] | None:
+        """The match "Play again" started after `finished`: (public id, pk), or None (not yet)."""
+        return (
+            PlayAgain.objects.filter(room__match__public_id=finished, new_room__match__isnull=False)
+            .values_list("new_room__match__public_id", "new_room__match_id")
+            .first()
+        )
 
     def moved_to(self, table: Table, public_id: str, match_pk: int) -> None:
         table.public_id, table.match_pk = public_id, match_pk
@@ -200,7 +196,16 @@ class RoomRun(LoadRun):
         every table's moves, waited for it."""
         table, _ = self.seat_of[player.index]
         finished = player.match_public_id
-        started = await asyncio.to_thread(self.fleet.play_again, player, finished)
+        started = None
+        if await asyncio.to_thread(self.fleet.say_yes, player, finished):
+            # Waited here, not in a thread: a thread per waiting player would exhaust asyncio's small pool
+            # before the last of the four could post its yes.
+            give_up_at = time.monotonic() + PLAY_AGAIN_WAIT_S
+            while table.public_id == finished and time.monotonic() < give_up_at:
+                started = await sync_to_async(self.fleet.started_after)(finished)
+                if started is not None:
+                    break
+                await asyncio.sleep(0.1)
         async with table.lock:
             if table.public_id == finished:  # the first of the four to get here moves the table
                 if started is None:
