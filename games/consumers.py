@@ -65,7 +65,7 @@ CLOSE_FLOODING = 4429  # kept sending frames far beyond the rate limit (or recon
 flood_penalties = FloodPenalties()
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
     match_pk: int | None = None
     seat: int | None = None
     groups_to_join: tuple[str, ...] = ()

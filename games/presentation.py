@@ -5,6 +5,9 @@ Only the viewer's `seat_view` (or the spectator view) is read here, so nothing h
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rules import RAISE_NAMES, stake_ladder
@@ -38,13 +41,19 @@ def card_face(code: str | None) -> dict | None:
     """What a template needs to draw a face-up card (rank, suit symbol, colour, accessible label)."""
     if not code:
         return None
+    # A copy: the caller owns its dict. The label's translation is what costs, once per card and language.
+    return dict(_card_face(code, get_language()))
+
+
+@lru_cache(maxsize=1024)
+def _card_face(code: str, language: str | None) -> dict:
     rank, suit = code[:-1], code[-1]
     return {
         "code": code,
         "rank": rank,
         "suit": SUITS[suit],
         "red": suit in "HD",
-        "label": f"{rank} {SUIT_NAMES[suit]}",
+        "label": f"{rank} {SUIT_NAMES[suit]}",  # in the active language, which is `language`
     }
 
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from games import engine
 from shop.selectors import equipped_deck
@@ -57,6 +58,14 @@ class Presence:
 
 
 NOBODY_AWAY = Presence()
+# What `_seats.html` says of each `Presence.state_of`.
+PRESENCE_LABELS = {
+    "bot": gettext_lazy("bot"),
+    "left": gettext_lazy("left · robot playing"),
+    "robot": gettext_lazy("away · robot playing"),
+    "away": gettext_lazy("away"),
+    "person": gettext_lazy("person"),
+}
 
 
 @dataclass(frozen=True)
@@ -137,9 +146,21 @@ def scoreboard_context(
 def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict, presence: Presence = NOBODY_AWAY) -> dict:
     """`_seats.html`: the other seats around the felt, with their card backs and who plays each
     (a person here or away, a bot, a robot for a person away or gone)."""
-    others = [
-        {**pl, "presence": presence.state_of(seats[pl["number"]])} for pl in _players(view, seats) if not pl["is_me"]
-    ]
+    others = []
+    for pl in _players(view, seats):
+        if not pl["is_me"]:
+            state = presence.state_of(seats[pl["number"]])
+            cards = len(pl["cards_left"])
+            # Labels worded here rather than in the template: this fragment is drawn again on every
+            # move, and a template's translate tags cost more than these two calls.
+            others.append(
+                {
+                    **pl,
+                    "presence": state,
+                    "presence_label": str(PRESENCE_LABELS[state]),
+                    "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
+                }
+            )
     return {"others": others, "deck": deck}
 
 

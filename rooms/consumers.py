@@ -19,7 +19,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from games.consumers import language_of
-from games.db import read
+from games.db import DirectDispatch, read
 from games.models import Match
 
 from . import rendering, selectors
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 CLOSE_NOT_IN_ROOM = 4403
 
 
-class PushingConsumer(AsyncWebsocketConsumer):
+class PushingConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """Renders its viewer's fragments (`_render`, in the thread pool) and sends them when they changed."""
 
     sent = ""
@@ -201,7 +201,7 @@ class AnnulConsumer(SeatedRoomConsumer):
             return rendering.render_annul_vote(rendering.annul_vote_context(room, user), oob=True)
 
 
-class ChatConsumer(AsyncWebsocketConsumer):
+class ChatConsumer(DirectDispatch, AsyncWebsocketConsumer):
     """A room's table chat for one person at the table (seated, or watching its match): the last lines on
     connect, then each new line as it comes.
 

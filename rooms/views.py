@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Match, RewardSettings
@@ -322,22 +323,18 @@ def go(request, url: str) -> HttpResponse:
     return redirect(url)
 
 
+# A refusal the shop can cure: its message ends with a link there (data-nav, the link's text).
+SHOP_CURES = {
+    "no_blue_coins": ("shop-blue-coins", _lazy("Get blue coins in the shop.")),
+    "stake_not_covered": ("shop-coins", _lazy("Get coins in the shop.")),
+}
+
+
 def refusal_text(refusal: RoomRefused):
-    if refusal.code == "no_blue_coins":
-        return format_html(
-            '{} <a href="{}" data-nav="shop-blue-coins">{}</a>',
-            refusal.message,
-            reverse("shop:index"),
-            _("Get blue coins in the shop."),
-        )
-    if refusal.code == "stake_not_covered":
-        return format_html(
-            '{} <a href="{}" data-nav="shop-coins">{}</a>',
-            refusal.message,
-            reverse("shop:index"),
-            _("Get coins in the shop."),
-        )
-    return refusal.message
+    if refusal.code not in SHOP_CURES:
+        return refusal.message
+    nav, link_text = SHOP_CURES[refusal.code]
+    return format_html('{} <a href="{}" data-nav="{}">{}</a>', refusal.message, reverse("shop:index"), nav, link_text)
 
 
 def client_ip(request) -> str | None:

@@ -18,10 +18,11 @@ import time
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from games.db import DirectDispatch
 from truco_site.sockets import CLOSE_NOT_FOUND
 
 
-class GroupRoundTrip(AsyncWebsocketConsumer):
+class GroupRoundTrip(DirectDispatch, AsyncWebsocketConsumer):
     group = None
 
     async def connect(self):

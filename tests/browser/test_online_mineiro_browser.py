@@ -9,7 +9,7 @@ from games import engine
 from games.clock import schedule_next_turn
 from games.models import Match
 from games.starting import create_match, seat_plans_against_ai
-from tests.support.browser import sign_in
+from tests.support.browser import play_until_result, sign_in
 from tests.support.matches import tied_first_round
 
 pytestmark = pytest.mark.browser
@@ -37,15 +37,6 @@ def take_a_turn(page: Page, clicked: dict) -> bool:
     return False
 
 
-def play_to_the_end(page: Page, clicked: dict) -> None:
-    for _ in range(500):
-        if page.locator("[data-match-result]").count():
-            break
-        if not take_a_turn(page, clicked):
-            page.wait_for_timeout(100)
-    expect(page.locator("[data-match-result]")).to_be_visible()
-
-
 def test_online_mineiro_chosen_on_the_play_page_is_played_to_its_end(fast_ai, live_daphne, page: Page, make_user):
     user = make_user("Mineira")
     sign_in(page.context, live_daphne, user)
@@ -58,7 +49,7 @@ def test_online_mineiro_chosen_on_the_play_page_is_played_to_its_end(fast_ai, li
     expect(page.locator("[data-mineiro-style=online]")).to_be_visible()
 
     clicked = {}
-    play_to_the_end(page, clicked)
+    play_until_result(page, lambda: take_a_turn(page, clicked))
     match = Match.objects.get(seats__user=user)
     assert match.rules["mineiro_style"] == "online"
     assert match.status == Match.Status.FINISHED and max(match.score) >= 12
@@ -93,6 +84,6 @@ def test_a_double_play_at_the_live_table_hides_the_ais_card_until_the_hand_ends(
     assert "5S" not in page.content()
 
     clicked = {}
-    play_to_the_end(page, clicked)
+    play_until_result(page, lambda: take_a_turn(page, clicked))
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED

@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from games.models import Match
 from shop import wallet
 from stats.services import rank_points
-from tests.support.browser import sign_in
+from tests.support.browser import play_until_result, sign_in
 from tests.support.rewards import coins_without_achievements
 
 pytestmark = pytest.mark.browser
@@ -53,13 +53,8 @@ def test_a_new_player_plays_a_whole_match_and_gets_the_rewards(fast_ai, live_dap
     start_match(page, live_daphne, bot_level="easy")
     expect(page.locator("#trick [data-vira]")).to_be_visible()
 
-    for _ in range(400):
-        if page.locator("[data-match-result]").count():
-            break
-        if not take_a_turn(page):
-            page.wait_for_timeout(100)
+    play_until_result(page, lambda: take_a_turn(page), attempts=400)
     result = page.locator("[data-match-result]")
-    expect(result).to_be_visible()
 
     match = Match.objects.get(seats__user=user)
     assert match.status == Match.Status.FINISHED

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from games import engine
 from games.consumers import CLOSE_FLOODING
+from games.loadtest import parse_frame
 from games.models import Match
 from games.publishing import publish
-from games.socket_limits import FRAME_BURST, FloodPenalties, FrameBucket
+from games.socket_limits import FRAME_BURST, FRAMES_PER_SECOND, FloodPenalties, FrameBucket
 from tests.support.sockets import connect, drain, error_code, send_frame, session_cookie
 from truco_site.asgi import application
 
@@ -253,6 +254,34 @@ async def test_a_flooding_socket_is_refused_then_closed_and_the_other_player_doe
     assert f'data-version="{move["v"] + 1}"' in await other.receive_from()
     assert await other.receive_nothing(timeout=0.2)
     await other.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_a_click_refused_too_fast_leaves_the_buttons_and_the_same_click_a_moment_later_is_played(
+    duel, monkeypatch
+):
+    # A refused click must not leave its player stuck while the table waits on them: the refusal swaps
+    # only the message (the page keeps its buttons) and the bucket refills.
+    now = [0.0]
+    monkeypatch.setattr("games.consumers.FrameBucket", functools.partial(FrameBucket, clock=lambda: now[0]))
+    match, ana, bia = duel
+    seat, move = await legal_move(match)
+    player = await connect(match, await sync_to_async(session_cookie)((ana, bia)[seat]))
+    assert "data-card" in await player.receive_from()  # the page shows the player's buttons
+    for _ in range(FRAME_BURST):
+        await player.send_to(text_data=json.dumps({"do": "raise", "v": "x"}))
+    assert [error_code(o["text"]) for o in await drain(player)] == ["malformed"] * FRAME_BURST
+
+    await player.send_to(text_data=json.dumps(move))
+    refused = await player.receive_from()
+    assert error_code(refused) == "too_fast"
+    assert [region.id for region in parse_frame(refused)] == ["table-message"]
+    assert (await sync_to_async(state_of)(match))[0] == move["v"]  # nothing was played
+
+    now[0] += 1 / FRAMES_PER_SECOND  # a moment later: one token back
+    await player.send_to(text_data=json.dumps(move))
+    assert f'data-version="{move["v"] + 1}"' in await player.receive_from()
+    await player.disconnect()
 
 
 @pytest.mark.asyncio

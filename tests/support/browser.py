@@ -73,6 +73,17 @@ def click_and_wait(page, control) -> None:
     expect(page.locator("#status")).not_to_have_attribute("data-version", version, timeout=10000)
 
 
+def play_until_result(page, take_turn, attempts: int = 500) -> None:
+    """Call `take_turn()` (True if it clicked) until the page shows the match's result; a turn that could not
+    act waits a moment for the other seats."""
+    for _ in range(attempts):
+        if page.locator("[data-match-result]").count():
+            break
+        if not take_turn():
+            page.wait_for_timeout(100)
+    expect(page.locator("[data-match-result]")).to_be_visible()
+
+
 def take_my_turn(page) -> bool:
     """The plain policy: accept a raise, play a hand of eleven, else play the first card, if this page may act."""
     for selector in ("#actions [data-action=accept]", "#actions [data-action=play-hand]", "#hand [data-card]"):

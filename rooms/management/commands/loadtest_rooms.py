@@ -10,7 +10,7 @@ player then connects to /ws/match/<id>/ like a browser and, when its buttons off
 The figure the issue asks for is **action → all four seats updated**: from the moment the acting
 seat sends its move to the moment the last of the table's four sockets has received a frame with a
 newer version (the acting seat's own echo is printed too, as `latency`). Frames/s counts every
-frame every socket received. When a match ends the same four open a new room and play on.
+frame every socket received. When a match ends the same four say yes to "Play again" on the server and play on.
 
 Clean-up deletes the run's rooms, then its matches, sessions and accounts (`lr-<run>-<n>`).
 """
@@ -20,23 +20,29 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from games import engine
 from games.loadtest import frame_version
 from games.management.commands import loadtest_table
 from games.management.commands.loadtest_table import ACTION_TIMEOUT_S, MAX_PLAYERS, Fleet, LoadRun, Player
 from rooms import services
-from rooms.models import Room
+from rooms.models import PlayAgain, Room
 from shop import wallet
 
 SEATS = 4
 USER_PREFIX = "lr-"
 # Enough blue coins for every room a run's accounts open (one per match, at the default price).
 BLUE_COINS = 1000
+# How long the four's "play again" may take before the table opens a new room itself (counted as an error).
+PLAY_AGAIN_WAIT_S = 10
 
 
 @dataclass
@@ -80,7 +86,30 @@ class RoomFleet(Fleet):
         for player in others:
             services.join_room(player.user, room.code)
         room.refresh_from_db()
-        table.public_id, table.match_pk = room.match.public_id, room.match_id
+        self.moved_to(table, room.match.public_id, room.match_id)
+
+    def say_yes(self, player: Player, finished: str) -> bool:
+        """POST this player's yes to "Play again" (with a CSRF token of our own, as a browser's cookie and
+        header) and load the page it leads to, as a browser does. False if the server could not be reached."""
+        url = f"{player.origin}{reverse('rooms:again_accept', kwargs={'public_id': finished})}"
+        token = secrets.token_hex(16)
+        headers = {"Cookie": f"{player.cookie}; {settings.CSRF_COOKIE_NAME}={token}", "X-CSRFToken": token}
+        try:
+            urllib.request.urlopen(urllib.request.Request(url, b"", headers, method="POST"), timeout=ACTION_TIMEOUT_S)
+        except (OSError, urllib.error.URLError):
+            return False
+        return True
+
+    def started_after(self, finished: str) -> tuple[str, int] | None:
+        """The match "Play again" started after `finished`: (public id, pk), or None (not yet)."""
+        return (
+            PlayAgain.objects.filter(room__match__public_id=finished, new_room__match__isnull=False)
+            .values_list("new_room__match__public_id", "new_room__match_id")
+            .first()
+        )
+
+    def moved_to(self, table: Table, public_id: str, match_pk: int) -> None:
+        table.public_id, table.match_pk = public_id, match_pk
         table.pending.clear()
         table.connected.clear()  # the new match starts when all four have its snapshot too
         table.all_seated.clear()
@@ -161,10 +190,29 @@ class RoomRun(LoadRun):
             self.report.matches_finished += 1
 
     async def next_match(self, player: Player) -> None:
+        """Each of the four says yes to "Play again with the same people" on the server, as people do; the
+        last yes starts the next match there. Opening rooms from this process instead wrote to the
+        server's database beside it: on SQLite that held the file's lock while the server's writer,
+        every table's moves, waited for it."""
         table, _ = self.seat_of[player.index]
+        finished = player.match_public_id
+        started = None
+        if await asyncio.to_thread(self.fleet.say_yes, player, finished):
+            # Waited here, not in a thread: a thread per waiting player would exhaust asyncio's small pool
+            # before the last of the four could post its yes.
+            give_up_at = time.monotonic() + PLAY_AGAIN_WAIT_S
+            while table.public_id == finished and time.monotonic() < give_up_at:
+                started = await sync_to_async(self.fleet.started_after)(finished)
+                if started is not None:
+                    break
+                await asyncio.sleep(0.1)
         async with table.lock:
-            if table.public_id == player.match_public_id:  # the first of the four to see the end opens the room
-                await sync_to_async(self.fleet.new_room)(table)
+            if table.public_id == finished:  # the first of the four to get here moves the table
+                if started is None:
+                    self.count("play_again_failed")
+                    await sync_to_async(self.fleet.new_room)(table)
+                else:
+                    self.fleet.moved_to(table, *started)
         player.match_public_id, player.match_pk = table.public_id, table.match_pk
 
 
