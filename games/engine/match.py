@@ -444,7 +444,24 @@ def hand_outcome(results, all_tied_dealer: bool, dealer_side: int):
 
 
 def _finish_hand(new, t, side, points, reason, events):
-    """Score the hand, record its summary, and end the match or deal the next hand."""
+    """Score the hand, record its summary, and end the match or deal the next hand.
+
+    A state whose ``rng`` is None is a search playout's (bots/search.py), which stops at the end
+    of the hand: it gets the score and the end of the match, but no summary, events or next deal
+    (a third of a playout's cost was spent on them)."""
+    if new.rng is None:
+        if side is not None:
+            score = list(new.score)
+            score[side] += points
+            new.score = tuple(score)
+            if new.score[side] >= t.target:
+                new.over = True
+                new.winner = side
+                new.pending = None
+                new.deciding = ()
+                return
+        new.hand_number += 1
+        return
     rounds = [
         {
             "number": i + 1,

@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 from games.engine import Action, RuleSet, apply, legal_actions, new_match, seat_view, seats_to_act
 from games.engine.bots import choose_action
-from games.engine.bots.search import Search, SearchBudget, search_bot, seat_chance
+from games.engine.bots.search import Search, SearchBudget, fast_policy, search_bot, seat_chance
 from games.engine.cards import CARD_INDEX
 from games.engine.rules import facts_for
+from games.engine.state import ACCEPT, RUN
 from tests.engine.strategies import online_mineiro_rulesets, rulesets
 
 # Small budgets keep the property tests fast; the search is the same code at any budget.
@@ -224,3 +225,42 @@ def test_it_runs_from_a_twelve_it_cannot_win_and_takes_one_it_cannot_lose():
     for seat in (0, 1, 0):  # truco, six, nine: seat 1 holds the two best cards
         state, _ = apply(state, seat, Action("raise"))
     assert search_bot(seat_view(state, 1), random.Random(3)) in ({"do": "accept"}, {"do": "raise"})
+
+
+def test_the_playout_policy_takes_a_raise_whose_refusal_would_lose_the_match():
+    """The fast policy plays every seat in the playouts: blind to the score, it ran from raises
+    that handed the other side the match, and the search overrated its own late raises."""
+    deal = {"hands": [["4D", "5S", "6H"], ["7C", "7H", "3S"]], "vira": "6S"}  # seat 0: nothing
+
+    def six_asked(score):
+        state = new_match(RuleSet(), 0, dealer=1, deals=[deal], score=score)
+        state, _ = apply(state, 0, Action("raise"))  # truco
+        state, _ = apply(state, 1, Action("raise"))  # six: running gives side 1 the three
+        return state
+
+    state = six_asked((0, 0))
+    assert seat_chance(state, 0) < 0.2
+    assert fast_policy(state, 0) == RUN
+    assert fast_policy(six_asked((0, 9)), 0) == ACCEPT  # 9 + 3 is the match
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(drawn=mid_match_states(rulesets()), policy_seed=st.integers(0, 2**32))
+def test_a_playout_state_ends_its_hand_with_the_score_the_engine_gives(drawn, policy_seed):
+    """A state whose ``rng`` is None (the search's playouts) stops at the end of the hand without
+    dealing the next one, but scores it, and ends the match, exactly as the engine does."""
+    state, _ = drawn
+    if state.over:
+        return
+    playout = state.copy()
+    playout.rng = None
+    chooser = random.Random(policy_seed)
+    hand_number = state.hand_number
+    while not state.over and state.hand_number == hand_number:
+        seat = seats_to_act(state)[0]
+        action = chooser.choice(legal_actions(state, seat))
+        state, _ = apply(state, seat, action)
+        playout, _ = apply(playout, seat, action)
+    assert (playout.score, playout.over, playout.winner) == (state.score, state.over, state.winner)
+    assert playout.over or playout.hand_number == hand_number + 1
+    assert playout.last_hand is None or playout.last_hand["hand_number"] < hand_number  # no summary made

@@ -203,7 +203,7 @@ class Search:
 
         state = _blank()
         state.rules, state.facts = self.rules, t
-        state.rng = 0  # only the next hand's deal uses it, and playouts stop before
+        state.rng = None  # a playout's state: the engine stops it at the end of the hand (no deal)
         state.score = tuple(view["score"])
         state.dealer = view["dealer"]
         state.hand_number = view["hand_number"]
@@ -385,11 +385,9 @@ def fast_policy(state, seat):
     pending = state.pending
     if pending is not None:
         c = seat_chance(state, seat)
-        asked = t.ladder[pending[1]]
         if pending[1] < t.top_level and c >= RERAISE_BAR:
             return RAISE
-        needed = (asked - state.stake) / (2 * asked) + ACCEPT_MARGIN
-        return ACCEPT if c >= needed else RUN
+        return ACCEPT if _accepts(state, seat, c) else RUN
     if (
         state.kind == "normal"
         and state.level < t.top_level
@@ -399,6 +397,29 @@ def fast_policy(state, seat):
     ):
         return RAISE
     return _card_play(state, seat)
+
+
+def _accepts(state, seat, c) -> bool:
+    """Whether a seat that wins the hand with chance ``c`` takes the raise, judged by the chance to
+    win the match as the bot itself judges: the old rule (break-even on the stake + 5 points) was
+    blind to the score and ran from raises whose refusal handed the other side the match, so the
+    search expected its raises over a raised hand (to 6, 9, 12) to be run from far more often
+    than they are (docs/engine.md, "What the playouts got wrong at 4 seats")."""
+    t = state.facts
+    pending = state.pending
+    asked = t.ladder[pending[1]]
+    stake = state.stake
+    asker_side = t.side_of[pending[0]]
+    score = state.score
+    if score[asker_side] + stake >= t.target:
+        return True  # running hands them the match; taking it leaves a chance
+    if t.sides != 2:
+        return c >= (asked - stake) / (2 * asked) + ACCEPT_MARGIN
+    mwp = match_chances(t.ladder, t.target)
+    mine = score[t.side_of[seat]]
+    theirs = score[asker_side]
+    p = c - ACCEPT_MARGIN
+    return p * mwp(mine + asked, theirs) + (1.0 - p) * mwp(mine, theirs + asked) >= mwp(mine, theirs + stake)
 
 
 def _may_be_strong(state, seat) -> bool:
@@ -469,38 +490,53 @@ def _winning_masks(results: tuple[int, ...], future: int, all_tied_dealer: bool,
 
 
 _CHANCES: dict = {}
+# (id of a strength table, facts) -> (that table, its _beats): the table is kept, so its id stays its own.
+_BEATS_BY_ID: dict = {}
 
 
 def seat_chance(state, seat) -> float:
     """The chance ``seat`` gives its side of winning the hand, judged from its own cards, the cards
     on the felt and the rounds so far (every unseen card taken as a random deck card)."""
     t = state.facts
-    side = t.side_of[seat]
+    side_of = t.side_of
+    side = side_of[seat]
     st = state.strength
-    results = tuple(TIE if ws == TIE else (0 if ws == side else 1) for ws, _, _ in state.rounds)
-    if len(results) >= 3:
+    rounds = state.rounds
+    if len(rounds) >= 3:
         return 0.0
+    results = tuple(TIE if r[0] == TIE else (0 if r[0] == side else 1) for r in rounds)
     # The round under way: what my side and theirs show, and how many of theirs are still to play.
     mine = theirs = -1
-    played = []
-    side_of = t.side_of
+    theirs_played = 0
+    has_played = False
     for s, card, down in state.trick:
-        played.append(s)
         v = -1 if down else st[card]
+        if s == seat:
+            has_played = True
         if side_of[s] == side:
             if v > mine:
                 mine = v
-        elif v > theirs:
-            theirs = v
-    left = sum(1 for s in range(t.seats) if s not in played and side_of[s] != side)
-    hand = tuple(sorted((st[c] for c in state.hands[seat]), reverse=True))
-    beats = _beats(st, t.variant, t.deck)
-    key = (id(beats), t, results, side_of[state.dealer] == side, hand, mine, theirs, left, seat in played)
+        else:
+            theirs_played += 1
+            if v > theirs:
+                theirs = v
+    left = t.seats - len(t.side_seats[side]) - theirs_played
+    hand = tuple(sorted([st[c] for c in state.hands[seat]], reverse=True))
+    hit = _BEATS_BY_ID.get((id(st), t))
+    if hit is not None and hit[0] is st:
+        beats = hit[1]
+    else:  # hashing the 40-card strength table on every call cost more than the rest of the key
+        beats = _beats(st, t.variant, t.deck)
+        _BEATS_BY_ID[(id(st), t)] = (st, beats)
+    dealer_mine = side_of[state.dealer] == side
+    key = (id(beats), t, results, dealer_mine, hand, mine, theirs, left, has_played)
     chance = _CHANCES.get(key)
     if chance is None:
         if len(_CHANCES) > 200_000:  # a bounded memo: the same spots recur across worlds and actions
             _CHANCES.clear()
-        chance = _CHANCES[key] = _seat_chance(t, side, beats, results, key[3], hand, mine, theirs, left, key[8])
+        chance = _CHANCES[key] = _seat_chance(
+            t, side, beats, results, dealer_mine, hand, mine, theirs, left, has_played
+        )
     return chance
 
 
