@@ -63,6 +63,8 @@ CLOSE_ACCOUNT_DELETED = 4410  # the account was deleted, in this tab or another
 CLOSE_FLOODING = 4429  # kept sending frames far beyond the rate limit (or reconnected too soon after)
 # Browser sessions (or addresses) closed for flooding on this process, kept out for a while.
 flood_penalties = FloodPenalties()
+# The fragments this process rendered for the latest version of each match (what partners see alike).
+shared_renders = rendering.SharedRenders()
 
 
 class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
@@ -298,7 +300,7 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
         except moves.ActionRefused as refusal:
             await self.refuse(refusal.code, refusal.message)
             if refusal.code == "stale":
-                await self.push_snapshot(full=True)
+                await self.show_again(refusal.version)
             return
         except DatabaseError:
             # Nothing was stored (the transaction rolled back); keep the socket so the player can retry.
@@ -401,9 +403,24 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
                 presence=rendering.Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
                 signals=table.signals,
             )
-            regions = rendering.render_changed(contexts, self.contexts)
+            shared = shared_renders.for_version(self.match_pk, self.language, table.version)
+            regions = rendering.render_changed(contexts, self.contexts, shared=shared)
         self.contexts = contexts
         await self._send_regions(table.version, regions, full=False)
+
+    async def show_again(self, version: int) -> None:
+        """After a move made on an old version: make sure the page shows the table as it is.
+
+        A newer version than this socket pushed was published by the move that made it (after its
+        commit), so its update is on the way: nothing to read. Otherwise the page clicked on something
+        this socket already replaced; send what it pushed again, as it is, so the page matches.
+        """
+        if version is not None and version > self.last_version:
+            return
+        async with self.push_lock:
+            shown = "".join(html for name, html in self.sent.items() if name != "message")
+            if shown:
+                await self.send(shown)
 
     async def push_snapshot(self, full: bool = False) -> None:
         if self.closing:

@@ -55,9 +55,10 @@ STORED_FIELDS = [
 class ActionRefused(Exception):
     """An action that is not applied; `code` is stable for tests and the browser, `message` is for people."""
 
-    def __init__(self, code: str, message):
+    def __init__(self, code: str, message, version: int | None = None):
         super().__init__(str(message))
         self.code = code
+        self.version = version  # "stale": the table's version now
         self.message = message
 
 
@@ -87,7 +88,9 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
                 "robot_playing", _("A robot is playing your seat while you were away: it is yours again in a moment.")
             )
         if version != match.version:
-            raise ActionRefused("stale", _("The table changed before your move arrived; it has been refreshed."))
+            raise ActionRefused(
+                "stale", _("The table changed before your move arrived; it has been refreshed."), match.version
+            )
         state = engine.from_json(match.state)
         try:
             new_state, events = engine.apply(state, seat_number, action)

@@ -10,10 +10,12 @@ the fragments pushed for v+1 equals the page rendered at v+1 (tests/games/test_p
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.template.loader import render_to_string
+from django.template import Context
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -551,27 +553,73 @@ def page_context(match: Match, seats: list[Seat], seat_number: int | None, *, sp
 
 
 def render_fragment(region: str, context: dict, *, oob: bool = False) -> str:
-    return render_to_string(f"games/_{region}.html", {**context, "oob": oob})
+    # Without localization: every number a fragment shows is an integer that is also data (a
+    # version, a score, a deadline in ms, read back by the page's script and by tests), which no
+    # language may group or reformat; and localizing each one was a quarter of a fragment's render.
+    template = get_template(f"games/_{region}.html").template
+    return template.render(Context({**context, "oob": oob}, use_l10n=False))
 
 
 def render_regions(contexts: dict[str, dict], *, oob: bool = False) -> dict[str, str]:
     return {region: render_fragment(region, contexts[region], oob=oob) for region in REGIONS}
 
 
-def render_changed(contexts: dict[str, dict], previous: dict[str, dict] | None, *, oob: bool = True) -> dict[str, str]:
+def render_changed(
+    contexts: dict[str, dict], previous: dict[str, dict] | None, *, oob: bool = True, shared: dict | None = None
+) -> dict[str, str]:
     """Render only the fragments whose context differs from `previous` (the viewer's last render).
 
     A fragment is a function of its context alone (one partial, one context function; the
     language is the socket's, fixed), so an equal context means the same HTML: skipping its
     render is exact, whatever the move was. The contexts themselves cost little to build; the
     templates are what costs (`manage.py bench_table_render`).
+
+    `shared` (region -> [(context, html)]) holds what other viewers of the same version, in the same
+    language, already rendered: a context equal to one there reuses its HTML, for the same reason.
+    Partners see the same score and often the same trick, status and buttons (`SharedRenders`).
     """
     previous = previous or {}
     return {
-        region: render_fragment(region, contexts[region], oob=oob)
+        region: _render_shared(region, contexts[region], oob, shared)
         for region in REGIONS
         if region not in previous or previous[region] != contexts[region]
     }
+
+
+def _render_shared(region: str, context: dict, oob: bool, shared: dict | None) -> str:
+    if shared is None:
+        return render_fragment(region, context, oob=oob)
+    renders = shared.setdefault(region, [])
+    for seen, html in renders:
+        if seen == context:
+            return html
+    html = render_fragment(region, context, oob=oob)
+    renders.append((context, html))
+    return html
+
+
+class SharedRenders:
+    """This process's fragments of the latest version of each match, per language: the `shared` of
+    `render_changed`. Each socket of a table renders every move for its own seat; what two seats
+    see alike (partners' score, often the trick, the status, the buttons of seats that wait) is
+    rendered once. Keeps one version per match and at most `limit` matches, the least recent first
+    out; only the event loop touches it (no lock)."""
+
+    def __init__(self, limit: int = 1000):
+        self.limit = limit
+        self._tables: OrderedDict[tuple[int, str], tuple[int, dict]] = OrderedDict()
+
+    def for_version(self, match_pk: int, language: str, version: int) -> dict:
+        key = (match_pk, language)
+        kept = self._tables.get(key)
+        if kept is not None and kept[0] > version:
+            return {}  # a socket behind the others: its renders are its own
+        if kept is None or kept[0] < version:
+            kept = self._tables[key] = (version, {})
+            if len(self._tables) > self.limit:
+                self._tables.popitem(last=False)
+        self._tables.move_to_end(key)
+        return kept[1]
 
 
 def render_message(text: str, code: str = "") -> str:

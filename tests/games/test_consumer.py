@@ -125,7 +125,7 @@ async def test_bad_messages_get_an_error_frame_and_change_nothing(duel, message,
     await a.disconnect(), await b.disconnect()
 
 
-async def test_stale_version_is_refused_and_a_fresh_snapshot_follows(duel):
+async def test_stale_version_is_refused_and_the_table_shown_is_sent_again(duel):
     match, a, b = await open_pair(duel)
     seat = await turn_seat(match)
     mover = a if seat == 0 else b

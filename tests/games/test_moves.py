@@ -52,6 +52,7 @@ def test_stale_action_is_refused_and_changes_nothing(start_match, user):
     with pytest.raises(ActionRefused) as err:
         act(match.public_id, 0, human_turn_action(match), match.version - 1)
     assert err.value.code == "stale"
+    assert err.value.version == snapshot[0]  # the socket knows whether its page already shows it
     match.refresh_from_db()
     assert (match.version, match.state) == snapshot
 

@@ -59,11 +59,14 @@ class Command(BaseCommand):
             except Rollback:
                 pass
         self.stdout.write(f"{options['seats']} seats, {moves} moves per run, {runs} runs; µs per update for one socket")
-        self.stdout.write("run  before(db+all)  after(message+changed)  ratio  fragments/update  publish/move")
+        self.stdout.write(
+            "run  before(db+all)  after(message+changed)  ratio  fragments/update  publish/move"
+            "  all seats alone/move  shared/move"
+        )
         for n, r in enumerate(results, 1):
             self.stdout.write(
                 f"{n:>3}  {r['before']:>14.0f}  {r['after']:>22.0f}  {r['before'] / r['after']:>5.1f}  "
-                f"{r['fragments']:>16.2f}  {r['publish']:>12.0f}"
+                f"{r['fragments']:>16.2f}  {r['publish']:>12.0f}  {r['alone']:>20.0f}  {r['shared']:>11.0f}"
             )
         ratios = [r["before"] / r["after"] for r in results]
         self.stdout.write(
@@ -90,6 +93,9 @@ class Command(BaseCommand):
         tournament = rendering.tournament_facts(match)
         previous = None
         before, after, publish, fragments, updates = 0.0, 0.0, 0.0, 0, 0
+        every_seat = {"alone": 0.0, "shared": 0.0}
+        previous_of = {"alone": {}, "shared": {}}
+        store = rendering.SharedRenders()
         with translation.override(language):
             for _ in range(moves):
                 if match.status != Match.Status.ACTIVE:
@@ -129,9 +135,32 @@ class Command(BaseCommand):
                 previous = contexts
                 fragments += len(rendered)
                 updates += 1
+
+                # Every seat's socket: alone, then through the shared renders (order alternating).
+                ways = ("alone", "shared") if updates % 2 else ("shared", "alone")
+                for way in ways:
+                    t0 = time.thread_time()
+                    for seat, update in seat_updates(match).items():
+                        seat_contexts = rendering.contexts_for(
+                            update.view,
+                            facts,
+                            deck=deck,
+                            version=update.version,
+                            deadline=match.deadline,
+                            deadline_seat=update.deadline_seat,
+                            timed_out_seat=update.timed_out_seat,
+                            timed_out_version=update.timed_out_version,
+                            tournament=tournament,
+                        )
+                        shared = store.for_version(match.pk, language, update.version) if way == "shared" else None
+                        rendering.render_changed(seat_contexts, previous_of[way].get(seat), shared=shared)
+                        previous_of[way][seat] = seat_contexts
+                    every_seat[way] += time.thread_time() - t0
         return {
             "before": before / updates * 1e6,
             "after": after / updates * 1e6,
             "publish": publish / updates * 1e6,
             "fragments": fragments / updates,
+            "alone": every_seat["alone"] / updates * 1e6,
+            "shared": every_seat["shared"] / updates * 1e6,
         }
