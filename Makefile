@@ -83,8 +83,9 @@ loadtest-rooms: venv ## TABLES=50 SECONDS=30 [URL=..,..] rooms of four people pl
 bench-layer: venv ## the in-memory channel layer's cost per message at 40/200/400 sockets, Channels' stock sweep vs the throttled one
 	$(PY) manage.py bench_channel_layer
 
-bench-render: venv ## what one table socket spends per update: database + every fragment (before) vs the published move's changed fragments
-	$(PY) manage.py bench_table_render
+SEATS ?= 4
+bench-render: venv ## [SEATS=4] what a table socket spends per update: database + every fragment (before) vs the published move's changed fragments; every seat of a move alone vs shared
+	$(PY) manage.py bench_table_render --seats $(SEATS)
 
 rebuild-stats: venv ## recompute every player's statistics from the stored matches, the leaderboards' totals, and award achievements already reached
 	$(PY) manage.py rebuild_stats --rank-points --award

@@ -1,9 +1,11 @@
 """A process renders what two viewers of one version see alike once (games.rendering.SharedRenders), and
 fragments never localize their numbers: the HTML must be exactly what each viewer's own render gives."""
 
+import io
 import random
 
 import pytest
+from django.core.management import call_command
 from django.utils import translation
 
 from games import engine, rendering
@@ -123,3 +125,12 @@ def test_fragments_never_localize_their_numbers(settings):
     assert 'data-score="0">12345</strong>' in html
     assert "1234" in html
     assert "12.345" not in html and "1.234" not in html
+
+
+def test_the_render_benchmark_prints_every_seat_alone_and_shared():
+    out = io.StringIO()
+    call_command("bench_table_render", runs=1, moves=20, seats=4, stdout=out)
+    header, row = out.getvalue().splitlines()[1:3]
+    assert header.split()[-2:] == ["alone/move", "shared/move"]
+    alone, shared = (float(x) for x in row.split()[-2:])
+    assert alone > 0 and shared > 0
