@@ -574,7 +574,7 @@ def render_changed(
     render is exact, whatever the move was. The contexts themselves cost little to build; the
     templates are what costs (`manage.py bench_table_render`).
 
-    `shared` (region -> [(context, html)]) holds what other viewers of the same version, in the same
+    `shared` ((region, oob) -> [(context, html)]) holds what other viewers of the same version, in the same
     language, already rendered: a context equal to one there reuses its HTML, for the same reason.
     Partners see the same score and often the same trick, status and buttons (`SharedRenders`).
     """
@@ -589,7 +589,7 @@ def render_changed(
 def _render_shared(region: str, context: dict, oob: bool, shared: dict | None) -> str:
     if shared is None:
         return render_fragment(region, context, oob=oob)
-    renders = shared.setdefault(region, [])
+    renders = shared.setdefault((region, oob), [])
     for seen, html in renders:
         if seen == context:
             return html
