@@ -26,7 +26,6 @@ import asyncio
 import logging
 import secrets
 import time
-from datetime import UTC, datetime
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -387,21 +386,9 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
 
     async def _push_update(self, table: TableUpdate) -> None:
         """Render the published version from the message alone: no database, no thread hop."""
-        deadline = datetime.fromtimestamp(table.deadline_ts, UTC) if table.deadline_ts is not None else None
         with translation.override(self.language):
-            contexts = rendering.contexts_for(
-                table.view,
-                self.seats,
-                deck=self.deck,
-                version=table.version,
-                deadline=deadline,
-                deadline_seat=table.deadline_seat,
-                timed_out_seat=table.timed_out_seat,
-                timed_out_version=table.timed_out_version,
-                tournament=self.tournament,
-                room_match=self.room_match,
-                presence=rendering.Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
-                signals=table.signals,
+            contexts = rendering.update_contexts(
+                table, self.seats, deck=self.deck, tournament=self.tournament, room_match=self.room_match
             )
             shared = shared_renders.for_version(self.match_pk, self.language, table.version)
             regions = rendering.render_changed(contexts, self.contexts, shared=shared)

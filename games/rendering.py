@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.template import Context
 from django.template.loader import get_template
@@ -27,7 +27,7 @@ from stats.selectors import earned_in
 from . import presentation as p
 from . import selectors
 from .models import Match, Seat, Tournament
-from .publishing import seat_view_of
+from .publishing import TableUpdate, seat_view_of
 
 # The fragments pushed after every move, in the order they are sent.
 REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "signals", "status", "announce")
@@ -521,6 +521,32 @@ def contexts_for(
         ),
         "announce": announce_context(view, seats),
     }
+
+
+def update_contexts(
+    table: TableUpdate,
+    seats: list[SeatFacts],
+    *,
+    deck: dict,
+    tournament: tuple[int | None, str | None],
+    room_match: bool = False,
+) -> dict[str, dict]:
+    """Every fragment's context for a published version (`games.publishing.TableUpdate`), with what a
+    socket keeps for the whole match: its seats, the viewer's deck, the tournament, a room's or not."""
+    return contexts_for(
+        table.view,
+        seats,
+        deck=deck,
+        version=table.version,
+        deadline=datetime.fromtimestamp(table.deadline_ts, UTC) if table.deadline_ts is not None else None,
+        deadline_seat=table.deadline_seat,
+        timed_out_seat=table.timed_out_seat,
+        timed_out_version=table.timed_out_version,
+        tournament=tournament,
+        room_match=room_match,
+        presence=Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
+        signals=table.signals,
+    )
 
 
 def page_context(match: Match, seats: list[Seat], seat_number: int | None, *, spectator=None) -> dict:

@@ -21,17 +21,7 @@ pytestmark = pytest.mark.django_db
 def seat_contexts(match, facts, deck) -> dict[int, dict]:
     """Each seat's fragment contexts for the version just stored, as its socket builds them."""
     return {
-        seat: rendering.contexts_for(
-            table.view,
-            facts,
-            deck=deck,
-            version=table.version,
-            deadline=match.deadline,
-            deadline_seat=table.deadline_seat,
-            timed_out_seat=table.timed_out_seat,
-            timed_out_version=table.timed_out_version,
-            tournament=(None, None),
-        )
+        seat: rendering.update_contexts(table, facts, deck=deck, tournament=(None, None))
         for seat, table in seat_updates(match).items()
     }
 

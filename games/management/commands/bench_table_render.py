@@ -119,17 +119,7 @@ class Command(BaseCommand):
 
                 # After: TableConsumer._push_update.
                 t0 = time.perf_counter()
-                contexts = rendering.contexts_for(
-                    table.view,
-                    facts,
-                    deck=deck,
-                    version=table.version,
-                    deadline=match.deadline,
-                    deadline_seat=table.deadline_seat,
-                    timed_out_seat=table.timed_out_seat,
-                    timed_out_version=table.timed_out_version,
-                    tournament=tournament,
-                )
+                contexts = rendering.update_contexts(table, facts, deck=deck, tournament=tournament)
                 rendered = rendering.render_changed(contexts, previous)
                 after += time.perf_counter() - t0
                 previous = contexts
@@ -141,17 +131,7 @@ class Command(BaseCommand):
                 for way in ways:
                     t0 = time.thread_time()
                     for seat, update in seat_updates(match).items():
-                        seat_contexts = rendering.contexts_for(
-                            update.view,
-                            facts,
-                            deck=deck,
-                            version=update.version,
-                            deadline=match.deadline,
-                            deadline_seat=update.deadline_seat,
-                            timed_out_seat=update.timed_out_seat,
-                            timed_out_version=update.timed_out_version,
-                            tournament=tournament,
-                        )
+                        seat_contexts = rendering.update_contexts(update, facts, deck=deck, tournament=tournament)
                         shared = store.for_version(match.pk, language, update.version) if way == "shared" else None
                         rendering.render_changed(seat_contexts, previous_of[way].get(seat), shared=shared)
                         previous_of[way][seat] = seat_contexts
