@@ -27,7 +27,8 @@ def card(context, face):
 @lru_cache(maxsize=4096)
 def _card(face: tuple | None, face_style: str | None, back_url: str | None, language: str | None) -> str:
     # `language` is only part of the key: the active language (the same one) translates the label.
-    deck = {"face_style": face_style, "back_url": back_url}
+    # A value the context's deck lacks stays missing (rendered empty, as the include renders it), not None.
+    deck = {key: value for key, value in (("face_style", face_style), ("back_url", back_url)) if value is not None}
     return render_to_string("games/_card.html", {"face": dict(face) if face else None, "deck": deck})
 
 

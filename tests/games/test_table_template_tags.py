@@ -32,6 +32,14 @@ def test_card_tag_gives_exactly_what_the_card_partial_gives():
                     assert render("{% card face %}", face=face, deck=deck) == expected
 
 
+def test_card_tag_without_a_deck_gives_what_the_partial_gives_without_one():
+    with translation.override("en"):
+        for face in (card_face("7H"), None):
+            expected = render_to_string("games/_card.html", {"face": face})
+            assert render("{% card face %}", face=face) == expected
+            assert "None" not in expected
+
+
 def test_card_tag_speaks_the_viewers_language_after_another_language_was_cached():
     with translation.override("en"):
         english = render("{% card face %}", face=card_face("7H"), deck=DECK)
