@@ -244,6 +244,31 @@ def test_the_playout_policy_takes_a_raise_whose_refusal_would_lose_the_match():
     assert fast_policy(six_asked((0, 9)), 0) == ACCEPT  # 9 + 3 is the match
 
 
+def test_a_lost_hand_that_loses_the_match_anyway_is_raised():
+    """When losing the hand at its stake already loses the match, a raise costs nothing and the
+    other side may still run from it: the search's tie goes to the raise (docs/engine.md, "Where
+    expert loses to random at 4 seats Mineiro")."""
+    deal = {"hands": [["4D", "5S", "6H"], ["7C", "4C", "3S"]], "vira": "6S"}  # 7C: zap
+
+    def round_three(score):
+        state = new_match(RuleSet(), 0, dealer=1, deals=[deal], score=score)
+        state, _ = apply(state, 0, Action("play", "6H"))
+        state, _ = apply(state, 1, Action("play", "3S"))  # round 1: seat 1
+        state, _ = apply(state, 1, Action("raise"))  # truco
+        state, _ = apply(state, 0, Action("accept"))
+        state, _ = apply(state, 1, Action("play", "4C"))
+        state, _ = apply(state, 0, Action("play", "5S"))  # round 2: seat 0; its 4D cannot win round 3
+        return seat_view(state, 0)
+
+    # 9-9: losing the truco's 3 is their match, and a run from the six would be mine, so in the
+    # playouts they always take it (a tie of 0 with the card); a real player may still run.
+    view = round_three((9, 9))
+    assert view["round"] == 3 and {"do": "raise"} in view["legal_actions"]
+    assert search_bot(view, random.Random(5)) == {"do": "raise"}
+    # At 0-0 the raise would cost points (six lost instead of three): it plays its card.
+    assert search_bot(round_three((0, 0)), random.Random(5))["do"] == "play"
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(drawn=mid_match_states(rulesets()), policy_seed=st.integers(0, 2**32))
 def test_a_playout_state_ends_its_hand_with_the_score_the_engine_gives(drawn, policy_seed):

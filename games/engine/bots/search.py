@@ -96,7 +96,19 @@ class Search:
         per_action = max(MIN_WORLDS, self.budget.playouts // len(candidates))
         worlds = self._worlds(skeleton, slots, pool, per_action)
         values = self._evaluate(worlds, candidates)
-        return _pick(candidates, values).to_dict()
+        return _pick(candidates, values, self._raise_is_free()).to_dict()
+
+    def _raise_is_free(self) -> bool:
+        """Whether losing the hand at its current stake already loses the match (their score plus
+        the stake reaches the target).  Then a raise costs nothing whatever happens after it: taken
+        and lost, or raised back and run from, it loses the match that losing the hand loses anyway;
+        and the other side may run from it.  The playouts never show that run when my side's score
+        plus the stake is the match too (the fast policy always takes a raise whose refusal hands
+        the other side the match), so there the raise and the card tie exactly in every world; a
+        real player may still run (random runs from a twelve half the time; `hard` never does)."""
+        view = self.view
+        theirs = max(p for s, p in enumerate(view["score"]) if s != self.side)
+        return theirs + view["stake"] >= view["target"]
 
     def _candidates(self, state):
         """The legal actions worth comparing: every face-up card, the weakest card face down (the
@@ -334,11 +346,17 @@ class Search:
         return out
 
 
-def _pick(candidates, values):
-    """The best value; near-ties (within 1e-9: the card cannot change anything in any world) go to a
-    face-down card (it tells the others nothing), then to the first listed."""
+def _pick(candidates, values, raise_is_free=False):
+    """The best value; near-ties (within 1e-9: the action cannot change anything in any world) go to
+    a raise when ``raise_is_free`` (losing the hand loses the match anyway, so the raise costs
+    nothing and a real opponent may run from it), then to a face-down card (it tells the others
+    nothing), then to the first listed."""
     top = max(values)
     close = [a for a, v in zip(candidates, values, strict=True) if v >= top - 1e-9]
+    if raise_is_free:
+        for action in close:
+            if action.kind == "raise":
+                return action
     for action in close:
         if action.kind == "play" and action.face_down:
             return action
