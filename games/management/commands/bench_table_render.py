@@ -107,8 +107,9 @@ class Command(BaseCommand):
                 )
 
                 t0 = time.perf_counter()
-                table = seat_updates(match)[0]
+                updates_of_seats = seat_updates(match)
                 publish += time.perf_counter() - t0
+                table = updates_of_seats[0]
 
                 # Before: what TableConsumer._render did for every update.
                 t0 = time.perf_counter()
@@ -126,11 +127,12 @@ class Command(BaseCommand):
                 fragments += len(rendered)
                 updates += 1
 
-                # Every seat's socket: alone, then through the shared renders (order alternating).
+                # Every seat's socket: alone, then through the shared renders (order alternating); the
+                # updates are the publisher's, computed once above.
                 ways = ("alone", "shared") if updates % 2 else ("shared", "alone")
                 for way in ways:
                     t0 = time.thread_time()
-                    for seat, update in seat_updates(match).items():
+                    for seat, update in updates_of_seats.items():
                         seat_contexts = rendering.update_contexts(update, facts, deck=deck, tournament=tournament)
                         shared = store.for_version(match.pk, language, update.version) if way == "shared" else None
                         rendering.render_changed(seat_contexts, previous_of[way].get(seat), shared=shared)
