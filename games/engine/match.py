@@ -451,14 +451,8 @@ def _finish_hand(new, t, side, points, reason, events):
     (a third of a playout's cost was spent on them)."""
     if new.rng is None:
         if side is not None:
-            score = list(new.score)
-            score[side] += points
-            new.score = tuple(score)
-            if new.score[side] >= t.target:
-                new.over = True
-                new.winner = side
-                new.pending = None
-                new.deciding = ()
+            _score(new, side, points)
+            if _won_match(new, t, side):
                 return
         new.hand_number += 1
         return
@@ -479,9 +473,7 @@ def _finish_hand(new, t, side, points, reason, events):
     if side is None:
         events.append({"type": "hand_void", "hand_number": new.hand_number, "reason": reason})
     else:
-        score = list(new.score)
-        score[side] += points
-        new.score = tuple(score)
+        _score(new, side, points)
         events.append(
             {
                 "type": "hand_won",
@@ -489,7 +481,7 @@ def _finish_hand(new, t, side, points, reason, events):
                 "side": side,
                 "points": points,
                 "reason": reason,
-                "score": score[:],
+                "score": list(new.score),
             }
         )
     new.last_hand = {
@@ -504,15 +496,28 @@ def _finish_hand(new, t, side, points, reason, events):
         "unfinished_round": unfinished,
         "score": list(new.score),
     }
-    if side is not None and new.score[side] >= t.target:
-        new.over = True
-        new.winner = side
-        new.pending = None
-        new.deciding = ()
+    if side is not None and _won_match(new, t, side):
         events.append({"type": "match_won", "side": side, "score": list(new.score)})
         return
     new.dealer = (new.dealer + 1) % t.seats
     _deal(new, events)
+
+
+def _score(new, side, points):
+    score = list(new.score)
+    score[side] += points
+    new.score = tuple(score)
+
+
+def _won_match(new, t, side) -> bool:
+    """End the match if ``side`` has reached the target; whether it did."""
+    if new.score[side] < t.target:
+        return False
+    new.over = True
+    new.winner = side
+    new.pending = None
+    new.deciding = ()
+    return True
 
 
 def _mark_double_plays(new, rounds, unfinished):
