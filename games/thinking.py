@@ -4,8 +4,9 @@ A bot's decision is work (a search bot spends tens of milliseconds on it), so it
 the match's row lock and outside the one database-writer thread (games.db):
 
 1. read the due move's view with a plain read, in the readers' thread pool (`moves.due_decision`);
-2. decide in the bots' own pool (`GAMES_BOT_THREADS` threads, or `GAMES_BOT_PROCESSES` processes
-   for bots heavy enough to fight the event loop for the GIL);
+2. decide in the bots' own pool: the cheap bots (0.1 ms) in `GAMES_BOT_THREADS` threads, the
+   search bot (`SEARCH_LEVELS`, 10–40 ms of pure Python) in `GAMES_SEARCH_PROCESSES` processes, so
+   it does not hold the GIL against the event loop and the writer thread (docs/performance.md);
 3. store it on the writer thread with the usual version check (`moves.apply_due_decision`); if the
    table moved on meanwhile the decision is dropped and made again from the new version.
 
@@ -25,7 +26,7 @@ from datetime import datetime
 
 from django.conf import settings
 
-from games.engine.bots import decide
+from games.engine.bots import SEARCH_LEVELS, decide
 
 from . import db
 from .models import Match
@@ -33,33 +34,35 @@ from .moves import DUE_ATTEMPTS, TableMovedOn, apply_due_decision, due_decision
 
 log = logging.getLogger(__name__)
 
-_executor: Executor | None = None
+# One thread pool and one process pool per process, each made on first use.
+_threads: ThreadPoolExecutor | None = None
+_processes: ProcessPoolExecutor | None = None
 # One write slot per event loop (tests run several loops in one process).
 _write_slots: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def bot_executor() -> Executor:
-    """The pool bots think in, made on first use (one per process)."""
-    global _executor
-    if _executor is None:
-        processes = getattr(settings, "GAMES_BOT_PROCESSES", 0)
-        if processes > 0:
+def bot_executor(level: str) -> Executor:
+    """The pool a bot of ``level`` thinks in."""
+    global _threads, _processes
+    processes = getattr(settings, "GAMES_SEARCH_PROCESSES", 1)
+    if level in SEARCH_LEVELS and processes > 0:
+        if _processes is None:
             # forkserver: a child never inherits the server's event loop, sockets or threads.
             context = multiprocessing.get_context("forkserver")
-            _executor = ProcessPoolExecutor(max_workers=processes, mp_context=context)
-        else:
-            _executor = ThreadPoolExecutor(
-                max_workers=getattr(settings, "GAMES_BOT_THREADS", 4), thread_name_prefix="bot"
-            )
-    return _executor
+            _processes = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+        return _processes
+    if _threads is None:
+        _threads = ThreadPoolExecutor(max_workers=getattr(settings, "GAMES_BOT_THREADS", 4), thread_name_prefix="bot")
+    return _threads
 
 
 def shutdown() -> None:
-    """Drop the pool (tests switch between threads and processes)."""
-    global _executor
-    if _executor is not None:
-        _executor.shutdown(wait=True, cancel_futures=True)
-        _executor = None
+    """Drop the pools (tests change their settings)."""
+    global _threads, _processes
+    for pool in (_threads, _processes):
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    _threads = _processes = None
 
 
 def _write_slot() -> asyncio.Semaphore:
@@ -82,7 +85,8 @@ async def play_due(match_pk: int, now: datetime, *, version: int | None = None) 
             if decision is None:
                 return None
             loop = asyncio.get_running_loop()
-            action = await loop.run_in_executor(bot_executor(), decide, decision.level, decision.view, decision.seed)
+            pool = bot_executor(decision.level)
+            action = await loop.run_in_executor(pool, decide, decision.level, decision.view, decision.seed)
             try:
                 async with _write_slot():
                     return await db.write(apply_due_decision)(decision, action, now)

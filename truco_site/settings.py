@@ -169,11 +169,12 @@ GAMES_TIMERS_ENABLED = os.environ.get("GAMES_TIMERS_ENABLED", "1") == "1"
 # on the one database thread; more only for the A/B in docs/performance.md). The bots themselves
 # think at once, off that thread (games/thinking.py).
 GAMES_TIMER_RUNNERS = int(os.environ.get("GAMES_TIMER_RUNNERS", "1"))
-# Where AI seats think (games/thinking.py): a pool of GAMES_BOT_THREADS threads, or with
-# GAMES_BOT_PROCESSES > 0 that many processes (for a bot heavy enough to hold the GIL from the
-# event loop and the database thread; each decision then costs a pickled view each way).
+# Where AI seats think (games/thinking.py): the cheap bots (0.1 ms a decision, less than pickling a
+# view to another process) in GAMES_BOT_THREADS threads; the search bot (10-40 ms of pure Python,
+# which in a thread holds the GIL against the event loop and the database thread) in
+# GAMES_SEARCH_PROCESSES processes (0: in the threads too; docs/performance.md measures both).
 GAMES_BOT_THREADS = int(os.environ.get("GAMES_BOT_THREADS", "4"))
-GAMES_BOT_PROCESSES = int(os.environ.get("GAMES_BOT_PROCESSES", "0"))
+GAMES_SEARCH_PROCESSES = int(os.environ.get("GAMES_SEARCH_PROCESSES", "1"))
 SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
 SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
 # Limits per player (docs/decisions.md, "Holding up under abuse and faults"): matches in progress per

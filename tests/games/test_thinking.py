@@ -4,7 +4,7 @@ moved on is dropped and made again from the new version."""
 
 import asyncio
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -150,20 +150,40 @@ async def test_a_timer_decision_for_a_version_that_moved_on_is_dropped(start_mat
     assert await sync_to_async(version_of)(match) == match.version + 1
 
 
-async def test_bots_decide_the_same_move_in_a_process_pool_as_in_a_thread(start_match, user, settings):
-    match = await sync_to_async(ai_to_move)(start_match, user, 6, level="hard")
+async def test_the_search_bot_decides_in_a_process_the_move_a_thread_would(start_match, user, settings):
+    match = await sync_to_async(ai_to_move)(start_match, user, 6, level="expert")
     now = timezone.now() + LATER
     decision = await sync_to_async(due_decision)(match.pk, now)
     expected, _ = engine.apply(engine.from_json(match.state), decision.seat, bot_decide(*decision_args(decision)))
-    settings.GAMES_BOT_PROCESSES = 1
+    settings.GAMES_SEARCH_PROCESSES = 1
     thinking.shutdown()
     try:
-        assert isinstance(thinking.bot_executor(), ProcessPoolExecutor)
+        assert isinstance(thinking.bot_executor("expert"), ProcessPoolExecutor)
         stored = await thinking.play_due(match.pk, now)
     finally:
         thinking.shutdown()
     assert stored.version == match.version + 1
     assert stored.state == engine.to_json(expected)
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard"])
+async def test_the_cheap_bots_think_in_threads_beside_a_search_process(level, settings):
+    # Pickling a view to a process and back costs more than their 0.1 ms decision.
+    settings.GAMES_SEARCH_PROCESSES = 1
+    thinking.shutdown()
+    try:
+        assert isinstance(thinking.bot_executor(level), ThreadPoolExecutor)
+    finally:
+        thinking.shutdown()
+
+
+async def test_without_search_processes_the_search_bot_thinks_in_the_threads(settings):
+    settings.GAMES_SEARCH_PROCESSES = 0
+    thinking.shutdown()
+    try:
+        assert isinstance(thinking.bot_executor("expert"), ThreadPoolExecutor)
+    finally:
+        thinking.shutdown()
 
 
 def decision_args(decision):

@@ -22,6 +22,9 @@ _BOTS.update(STYLE_BOTS)
 # Every level choose_action knows; the arena's panel is all of them.
 ALL_LEVELS = BOT_LEVELS + STYLE_LEVELS
 PANEL_LEVELS = STYLE_LEVELS + BOT_LEVELS
+# Levels whose decision is a search (tens of ms of CPU, not 0.1 ms): a table decides them in a
+# process of their own (games.thinking).
+SEARCH_LEVELS = ("expert",)
 
 
 def choose_action(level: str, view: dict, rng: random.Random) -> Action:
@@ -48,4 +51,4 @@ def decide(level: str, view: dict, seed: str | int) -> Action:
     return choose_action(level, view, random.Random(seed))
 
 
-__all__ = ["ALL_LEVELS", "BOT_LEVELS", "PANEL_LEVELS", "STYLE_LEVELS", "choose_action", "decide"]
+__all__ = ["ALL_LEVELS", "BOT_LEVELS", "PANEL_LEVELS", "SEARCH_LEVELS", "STYLE_LEVELS", "choose_action", "decide"]
