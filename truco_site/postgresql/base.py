@@ -11,6 +11,7 @@ holding its connection then gives it back (and says so in the log).
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import weakref
 
@@ -28,7 +29,9 @@ class _Lease:
 
     def __del__(self):
         connection, self.connection = self.connection, None
-        if connection is None:
+        if connection is None or sys.is_finalizing():
+            # At interpreter exit the pool and the log's streams are going away: there is nothing
+            # to give back to, and logging then prints "--- Logging error ---" after the test run.
             return
         try:
             log.warning("a thread ended holding a pooled database connection; it goes back to the pool")
