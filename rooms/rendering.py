@@ -199,13 +199,18 @@ def render_room_go(go_context: dict, *, oob: bool = False) -> str:
     return render_to_string("rooms/_room_go.html", {**go_context, "oob": oob})
 
 
-def chat_panel_context(room: Room, *, on: bool, lines: list[dict], viewer_id: int, watching: bool = False) -> dict:
-    """`_chat_panel.html`: the chat of a room's table for one person (or the switch to turn it back on)."""
+def chat_panel_context(
+    room: Room, *, on: bool, lines: list[dict], viewer_id: int, watching: bool = False, muted=None
+) -> dict:
+    """`_chat_panel.html`: the chat of a room's table for one person (or the switch to turn it back on).
+
+    ``muted``: for the chief, the spectators they muted (`muted_context`); None for everyone else."""
     chief_id = room.chief_id
     return {
         "code": room.code,
         "on": on,
         "watching": watching,
+        "muted": muted,
         "lines": [chat_line_context(line, viewer_id, room.code, chief_id=chief_id) for line in lines] if on else [],
         "phrases": [(phrase.value, phrase.label) for phrase in ChatLine.Phrase],
         "max_length": ChatLine.MAX_LENGTH,
@@ -230,6 +235,21 @@ def chat_line_context(line: dict, viewer_id: int, code: str, *, chief_id: int | 
         "mine": line["author_id"] == viewer_id,
         "report_url": reverse("rooms:chat_report", kwargs={"code": code, "line_id": line["id"]}),
     }
+
+
+def muted_context(room: Room, muted: list[tuple[int, str]]) -> dict:
+    """`_chat_muted.html`: the chief's list of the spectators they muted, each with a button to let them
+    write again (a muted spectator's lines no longer show, so their own lines carry no button)."""
+    return {
+        "people": [
+            {"name": name, "unmute_url": reverse("rooms:chat_mute", kwargs={"code": room.code, "user_id": user_id})}
+            for user_id, name in muted
+        ]
+    }
+
+
+def render_muted(context: dict, *, oob: bool = False) -> str:
+    return render_to_string("rooms/_chat_muted.html", {"muted": context, "oob": oob})
 
 
 def render_chat_panel(context: dict, request) -> str:

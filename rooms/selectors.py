@@ -89,6 +89,11 @@ def muted(room: Room, user) -> bool:
     return ChatMute.objects.filter(room=room, user=user).exists()
 
 
+def muted_spectators(room: Room) -> list[tuple[int, str]]:
+    """(user id, name) of the spectators the chief muted at this room's table, first muted first."""
+    return list(room.chat_mutes.order_by("created_at", "pk").values_list("user_id", "user__username"))
+
+
 def waiting_room_of(user) -> Room | None:
     """The room this person is waiting in, if any (one at a time)."""
     if user is None or not getattr(user, "is_authenticated", False):

@@ -406,10 +406,13 @@ def chat_mute(request, code: str, user_id: int):
         chat.mute(request.user, room, user_id, on=on)
     except ChatRefused as refusal:
         return _chat_answer(request, room, refusal.message)
+    # The chief's list of muted spectators changes with it (out of band, beside the message).
+    muted = rendering.render_muted(rendering.muted_context(room, selectors.muted_spectators(room)), oob=True)
     return _chat_answer(
         request,
         room,
         _("Muted: that spectator's lines no longer reach this table.") if on else _("That spectator may write again."),
+        also=muted,
     )
 
 
@@ -419,19 +422,22 @@ def _chat_panel(request, room: Room) -> str:
 
 def _chat_context(user, room: Room) -> dict:
     on = selectors.table_chat_on(user)
+    is_chief = room.chief_id is not None and room.chief_id == user.pk
     return rendering.chat_panel_context(
         room,
         on=on,
         lines=selectors.recent_chat_lines(room) if on else [],
         viewer_id=user.pk,
         watching=selectors.watching(room, user),
+        muted=rendering.muted_context(room, selectors.muted_spectators(room)) if is_chief and on else None,
     )
 
 
-def _chat_answer(request, room: Room, message) -> HttpResponse:
-    """htmx: the message for `#chat-message`; a plain form post: back to the room with the message."""
+def _chat_answer(request, room: Room, message, *, also: str = "") -> HttpResponse:
+    """htmx: the message for `#chat-message` (and ``also``, out-of-band fragments); a plain form post:
+    back to the room with the message."""
     if request.headers.get("HX-Request"):
-        return HttpResponse(escape(message))
+        return HttpResponse(escape(message) + also)
     if message:
         messages.info(request, message)
     return redirect("rooms:room", code=room.code)

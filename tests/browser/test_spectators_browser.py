@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rooms import services
-from rooms.models import ChatLine, Room
+from rooms.models import ChatLine, ChatMute, Room
 from tests.support.browser import sign_in
 from tests.support.rooms import options
 
@@ -60,6 +60,17 @@ def test_a_spectator_watches_and_chats_and_a_partner_signal_reaches_only_the_par
     expect(ana_page.locator("#chat-lines .chat-line").last.locator("[data-action=mute-spectator]")).to_be_visible()
     expect(opponent_page.locator("[data-action=mute-spectator]")).to_have_count(0)
     assert ChatLine.objects.get().by_spectator
+
+    # Ana mutes the spectator: her list of muted spectators shows them at once, and its button lets
+    # them write again (their lines no longer show, so the list is the only way back).
+    ana_page.locator("#chat-lines .chat-line").last.locator("[data-action=mute-spectator]").click()
+    expect(ana_page.locator("#chat-message")).to_contain_text("Muted")
+    expect(ana_page.locator("[data-muted-spectator]")).to_contain_text(watcher.username)
+    expect(opponent_page.locator("[data-muted-spectator]")).to_have_count(0)
+    ana_page.click("[data-action=unmute-spectator]")
+    expect(ana_page.locator("#chat-message")).to_contain_text("may write again")
+    expect(ana_page.locator("[data-muted-spectator]")).to_have_count(0)
+    assert not ChatMute.objects.exists()
 
     # Ana signals "zap": her partner's browser shows it; the opponent's and the spectator's do not.
     ana_page.click("[data-signal-button=zap]")

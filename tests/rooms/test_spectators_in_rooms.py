@@ -141,6 +141,41 @@ def test_the_chief_mutes_a_spectator_whose_lines_are_then_refused_with_a_message
 
 
 @pytest.mark.django_db
+def test_the_chief_lists_the_muted_spectators_and_lets_one_write_again_from_the_list(person):
+    ana, bia, caio, dani = person("Ana"), person("Bia"), person("Caio"), person("Dani")
+    room = start_room(ana, [bia])
+    chat_url = reverse("rooms:match_chat", args=[room.match.public_id])
+    mute_url = reverse("rooms:chat_mute", args=[room.code, caio.pk])
+    chat.say(caio, room, text="vai perder")
+    chat.say(dani, room, text="oi")
+    # Muting answers with the message and, out of band, the chief's list with Caio in it.
+    answer = client_for(ana, htmx=True).post(mute_url).content.decode()
+    assert 'id="chat-muted"' in answer and 'hx-swap-oob="true"' in answer
+    assert "Caio" in answer and f'hx-post="{mute_url}"' in answer and "Dani" not in answer
+    # The chief's panel lists Caio (their lines no longer show, so the list is the only way back).
+    panel = client_for(ana).get(chat_url).content.decode()
+    assert "Muted spectators" in panel and 'data-action="unmute-spectator"' in panel and "Let Caio write again" in panel
+    # No one else sees the list.
+    assert "data-chat-muted" not in client_for(bia).get(chat_url).content.decode()
+    # The button on the list lets Caio write again, and the list empties.
+    answer = client_for(ana, htmx=True).post(mute_url, {"on": "0"}).content.decode()
+    assert "may write again" in answer and 'id="chat-muted"' in answer and "Caio" not in answer
+    assert not ChatMute.objects.exists()
+    assert chat.say(caio, room, text="desculpa").by_spectator
+
+
+@pytest.mark.django_db
+def test_the_muted_list_reads_in_portuguese(person):
+    ana, caio = person("Ana"), person("Caio")
+    room = start_room(ana, [person("Bia")])
+    chat.mute(ana, room, caio.pk)
+    client = Client(HTTP_ACCEPT_LANGUAGE="pt-br")
+    client.force_login(ana)
+    panel = client.get(reverse("rooms:match_chat", args=[room.match.public_id])).content.decode()
+    assert "Espectadores silenciados" in panel and "Deixar Caio escrever de novo" in panel
+
+
+@pytest.mark.django_db
 def test_players_cannot_be_muted(person):
     ana, bia = person("Ana"), person("Bia")
     room = start_room(ana, [bia])
