@@ -18,7 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import escape, format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Match, RewardSettings
@@ -325,8 +325,8 @@ def go(request, url: str) -> HttpResponse:
 
 # A refusal the shop can cure: its message ends with a link there (data-nav, the link's text).
 SHOP_CURES = {
-    "no_blue_coins": ("shop-blue-coins", _lazy("Get blue coins in the shop.")),
-    "stake_not_covered": ("shop-coins", _lazy("Get coins in the shop.")),
+    "no_blue_coins": ("shop-blue-coins", gettext_lazy("Get blue coins in the shop.")),
+    "stake_not_covered": ("shop-coins", gettext_lazy("Get coins in the shop.")),
 }
 
 
