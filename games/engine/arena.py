@@ -6,22 +6,32 @@ seeded first dealer varies, so neither bot keeps a seat advantage.  Prints the m
 won with a 95% Wilson interval, how often each side called truco (the first raise of a hand) per
 match, and the run time with matches per second.
 
-``--panel BOT`` plays BOT against every panel bot (the style bots of ``bots/styles.py`` and the
-table levels) at the four tables (2 and 4 seats, Paulista and Mineiro, dirty deck by default) and
-prints one table of BOT's wins with 95% intervals.  Matches are split over ``--workers`` processes
-(default one per core); every match has its own seed, so the figures for a seed do not depend on
-the number of workers.
+``--panel BOT`` plays BOT against every panel bot but itself (the style bots of ``bots/styles.py``
+and the table levels; ``--opponents`` names fewer) at the four tables (2 and 4 seats, Paulista
+and Mineiro, dirty deck by default; ``--tables`` names fewer) and prints one table of BOT's wins
+with 95% intervals.  Matches are split over ``--workers`` processes (default one per core); every
+match has its own seed, so the figures for a seed do not depend on the number of workers.
+
+``--results FILE`` keeps every finished range of matches as one JSON line, so a run of hours that
+stops (a reboot, Ctrl-C) goes on where it stopped when started again with the same file.  A range
+is reused only for the same bots, rules, seed and engine code (``engine_fingerprint``: a hash of
+every source file of the engine and its bots), so a changed bot plays its matches again.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
+import json
 import math
 import multiprocessing
 import os
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+from pathlib import Path
 
 from .bots import ALL_LEVELS, PANEL_LEVELS, choose_action
 from .match import apply, new_match, seats_to_act
@@ -77,76 +87,156 @@ def play_range(rules: RuleSet, a: str, b: str, seed: int, first: int, stop: int)
 
 def _play_job(job):
     key, rules, a, b, seed, first, stop = job
-    return key, play_range(rules, a, b, seed, first, stop)
+    started = time.process_time()
+    wins, trucos = play_range(rules, a, b, seed, first, stop)
+    return key, first, stop, wins, trucos, time.process_time() - started
 
 
-def _chunks(matches: int, workers: int) -> list[tuple[int, int]]:
-    # Small enough ranges that the processes finish together, large enough that the hand-over
-    # costs nothing beside a range's run time.
-    size = max(1, min(100, matches // (4 * workers)))
-    return [(first, min(first + size, matches)) for first in range(0, matches, size)]
+def _chunks(matches: int, workers: int, first: int = 0) -> list[tuple[int, int]]:
+    """Matches ``first`` .. ``matches - 1`` in ranges: small enough that the processes finish
+    together, large enough that the hand-over costs nothing beside a range's run time."""
+    size = max(1, min(100, (matches - first) // (4 * workers)))
+    return [(start, min(start + size, matches)) for start in range(first, matches, size)]
 
 
-def run_lines(lines: list[tuple], seed: int, workers: int) -> dict:
+@cache
+def engine_fingerprint() -> str:
+    """A hash of the engine's source (this package and its bots): a recorded range of matches is
+    reused only by the same code."""
+    return source_fingerprint(Path(__file__).resolve().parent)
+
+
+def source_fingerprint(root: Path) -> str:
+    """A hash of every ``.py`` file under ``root``, names and contents."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _record_key(rules: RuleSet, a: str, b: str, seed: int) -> str:
+    return json.dumps([rules.to_dict(), a, b, seed, engine_fingerprint()], sort_keys=True)
+
+
+def _missing(matches: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The gaps of ``0 .. matches - 1`` that the recorded ranges ``done`` do not cover."""
+    gaps, at = [], 0
+    for first, stop in sorted(done):
+        if first > at:
+            gaps.append((at, min(first, matches)))
+        at = max(at, stop)
+    if at < matches:
+        gaps.append((at, matches))
+    return [(first, stop) for first, stop in gaps if first < stop]
+
+
+def read_results(path) -> dict:
+    """The ranges a results file holds: {record key: [(first, stop, wins, trucos, cpu s)]}; a line
+    that is not a whole record (a run killed while writing) is skipped."""
+    recorded: dict = {}
+    if not path or not os.path.exists(path):
+        return recorded
+    with open(path, encoding="utf-8") as file:
+        for text in file:
+            try:
+                row = json.loads(text)
+                entry = (row["first"], row["stop"], row["wins"], row["trucos"], row["cpu"])
+            except (ValueError, KeyError, TypeError):
+                continue
+            recorded.setdefault(row["key"], []).append(entry)
+    return recorded
+
+
+def run_lines(lines: list[tuple], seed: int, workers: int, results_path=None) -> dict:
     """Play every line ``(key, rules, a, b, matches)`` over ``workers`` processes.
 
-    Returns ``{"lines": {key: {"wins", "trucos", "matches"}}, "seconds", "total", "workers"}``
-    (``total``: matches played).  The lines for a seed are the same whatever ``workers`` is.
+    Returns ``{"lines": {key: {"wins", "trucos", "matches", "cpu"}}, "seconds", "total", "played",
+    "workers"}`` (``total``: the lines' matches; ``played``: those played now, the rest came from
+    ``results_path``; ``cpu``: process CPU seconds the line's matches took).  The lines for a seed
+    are the same whatever ``workers`` is, and whether they were played in one run or several.
     """
     workers = max(1, workers)
-    results = {key: {"wins": [0, 0], "trucos": [0, 0], "matches": matches} for key, _, _, _, matches in lines}
-    jobs = [
-        (key, rules, a, b, seed, first, stop)
-        for key, rules, a, b, matches in lines
-        for first, stop in _chunks(matches, workers)
-    ]
+    recorded = read_results(results_path)
+    results = {
+        key: {"wins": [0, 0], "trucos": [0, 0], "matches": matches, "cpu": 0.0} for key, _, _, _, matches in lines
+    }
+    jobs = []
+    record_keys = {}
+    for key, rules, a, b, matches in lines:
+        record_keys[key] = record_key = _record_key(rules, a, b, seed)
+        done = []
+        for first, stop, wins, trucos, cpu in recorded.get(record_key, ()):
+            # A range is taken whole or not at all, and only once (two runs may both have recorded it).
+            if stop <= matches and not any(first < s and f < stop for f, s in done):
+                done.append((first, stop))
+                _add(results[key], wins, trucos, cpu)
+        for gap_first, gap_stop in _missing(matches, done):
+            jobs += [(key, rules, a, b, seed, f, s) for f, s in _chunks(gap_stop, workers, gap_first)]
+    played = sum(stop - first for *_, first, stop in jobs)
     start = time.perf_counter()
-    if workers == 1:
-        _add_up(results, map(_play_job, jobs))
-    else:
-        # fork: the workers start with the engine already imported (a spawn would re-import it).
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            _add_up(results, pool.map(_play_job, jobs))
+    with open(results_path, "a", encoding="utf-8") if results_path else contextlib.nullcontext() as out:
+        if workers == 1 or not jobs:
+            _add_up(results, map(_play_job, jobs), out, record_keys)
+        else:
+            # fork: the workers start with the engine already imported (a spawn would re-import it).
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                _add_up(results, pool.map(_play_job, jobs), out, record_keys)
     return {
         "lines": results,
         "seconds": time.perf_counter() - start,
         "total": sum(matches for *_, matches in lines),
+        "played": played,
         "workers": workers,
     }
 
 
-def _add_up(results, done):
-    for key, (wins, trucos) in done:
-        line = results[key]
-        for k in (0, 1):
-            line["wins"][k] += wins[k]
-            line["trucos"][k] += trucos[k]
+def _add(line, wins, trucos, cpu):
+    for k in (0, 1):
+        line["wins"][k] += wins[k]
+        line["trucos"][k] += trucos[k]
+    line["cpu"] += cpu
 
 
-def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int, workers: int = 1) -> dict:
-    """One line, bot A against bot B: {"wins", "trucos", "matches", "seconds", "workers"}."""
-    run = run_lines([("line", rules, a, b, matches)], seed, workers)
-    return {**run["lines"]["line"], "seconds": run["seconds"], "workers": run["workers"]}
+def _add_up(results, done, out=None, record_keys=None):
+    for key, first, stop, wins, trucos, cpu in done:
+        _add(results[key], wins, trucos, cpu)
+        if out is not None:
+            row = {"key": record_keys[key], "first": first, "stop": stop, "wins": wins, "trucos": trucos}
+            out.write(json.dumps({**row, "cpu": round(cpu, 3)}) + "\n")
+            out.flush()
+
+
+def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int, workers: int = 1, results_path=None) -> dict:
+    """One line, bot A against bot B: {"wins", "trucos", "matches", "cpu", "seconds", "played", "workers"}."""
+    run = run_lines([("line", rules, a, b, matches)], seed, workers, results_path)
+    return {**run["lines"]["line"], "seconds": run["seconds"], "played": run["played"], "workers": run["workers"]}
 
 
 # The panel's four tables: 2 and 4 seats (partnership at 4), Paulista and classic Mineiro.
 PANEL_TABLES = (("2p", 2, "paulista"), ("2m", 2, "mineiro"), ("4p", 4, "paulista"), ("4m", 4, "mineiro"))
+TABLE_NAMES = {"2p": "2 seats Paulista", "2m": "2 seats Mineiro", "4p": "4 seats Paulista", "4m": "4 seats Mineiro"}
 
 
-def run_panel(bot: str, opponents, matches: int, seed: int, workers: int, deck: str = "dirty") -> dict:
-    """``bot`` against each of ``opponents`` at each of the four tables, ``matches`` a line."""
+def run_panel(
+    bot: str, opponents, matches: int, seed: int, workers: int, deck: str = "dirty", tables=None, results_path=None
+) -> dict:
+    """``bot`` against each of ``opponents`` at each of the four tables (or those of ``tables``),
+    ``matches`` a line."""
     lines = [
         ((opponent, table), RuleSet(variant=variant, seats=seats, deck=deck), bot, opponent, matches)
         for opponent in opponents
         for table, seats, variant in PANEL_TABLES
+        if tables is None or table in tables
     ]
-    return run_lines(lines, seed, workers)
+    return run_lines(lines, seed, workers, results_path)
 
 
 def format_panel(bot: str, opponents, run: dict, deck: str = "dirty") -> list[str]:
     n = next(iter(run["lines"].values()))["matches"]
-    header = ["2 seats Paulista", "2 seats Mineiro", "4 seats Paulista", "4 seats Mineiro"]
+    tables = [table for table, _, _ in PANEL_TABLES if any(key[1] == table for key in run["lines"])]
+    header = [TABLE_NAMES[table] for table in tables]
     lines = [
         f"panel: {bot} against each bot, {n:,} matches a line, sides swapped every match, {deck} deck",
         f"{bot} wins, % (95% CI)",
@@ -155,7 +245,7 @@ def format_panel(bot: str, opponents, run: dict, deck: str = "dirty") -> list[st
     ]
     for opponent in opponents:
         cells = []
-        for table, _, _ in PANEL_TABLES:
+        for table in tables:
             wins = run["lines"][(opponent, table)]["wins"][0]
             low, high = wilson(wins, n)
             cells.append(f"{100 * wins / n:.1f} ({100 * low:.1f}-{100 * high:.1f})")
@@ -166,8 +256,12 @@ def format_panel(bot: str, opponents, run: dict, deck: str = "dirty") -> list[st
 
 def _speed(run: dict) -> str:
     secs = run["seconds"]
-    rate = run["total"] / secs if secs else 0.0
-    return f"time: {secs:.1f} s, {run['total']:,} matches, {rate:,.0f} matches/s, {run['workers']} worker process(es)"
+    played = run.get("played", run["total"])
+    rate = played / secs if secs else 0.0
+    line = f"time: {secs:.1f} s, {played:,} matches, {rate:,.0f} matches/s, {run['workers']} worker process(es)"
+    if played != run["total"]:
+        line += f"; {run['total'] - played:,} more from the results file"
+    return line
 
 
 def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
@@ -188,6 +282,22 @@ def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
     return lines
 
 
+def _levels(text: str) -> list[str]:
+    levels = [level for level in text.split(",") if level]
+    unknown = [level for level in levels if level not in ALL_LEVELS]
+    if unknown or not levels:
+        raise argparse.ArgumentTypeError(f"levels are {', '.join(ALL_LEVELS)}; not {', '.join(unknown) or 'none'}")
+    return levels
+
+
+def _tables(text: str) -> list[str]:
+    tables = [table for table in text.split(",") if table]
+    unknown = [table for table in tables if table not in TABLE_NAMES]
+    if unknown or not tables:
+        raise argparse.ArgumentTypeError(f"tables are {', '.join(TABLE_NAMES)}; not {', '.join(unknown) or 'none'}")
+    return tables
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.arena", description=__doc__.splitlines()[0])
     parser.add_argument("--a", choices=ALL_LEVELS, default="medium", help="bot A (default medium)")
@@ -198,6 +308,24 @@ def main(argv=None) -> int:
         choices=ALL_LEVELS,
         help="play BOT against every panel bot at all four tables (2/4 seats, Paulista/Mineiro); "
         "--a/--b, --seats, --variant, --partnership and --mineiro-style are then ignored",
+    )
+    parser.add_argument(
+        "--opponents",
+        type=_levels,
+        metavar="L1,L2",
+        help="with --panel: these opponents only (default: every panel bot but BOT itself)",
+    )
+    parser.add_argument(
+        "--tables",
+        type=_tables,
+        metavar="2p,2m,4p,4m",
+        help="with --panel: these tables only (2p: 2 seats Paulista ... 4m: 4 seats Mineiro; default all four)",
+    )
+    parser.add_argument(
+        "--results",
+        metavar="FILE",
+        help="keep every finished range of matches in FILE (JSON lines) and reuse those already there "
+        "for the same bots, rules, seed and engine code: a stopped run goes on where it stopped",
     )
     parser.add_argument("--matches", type=int, default=2000, help="matches a line (default 2000)")
     parser.add_argument(
@@ -225,8 +353,11 @@ def main(argv=None) -> int:
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     if args.panel:
-        run = run_panel(args.panel, PANEL_LEVELS, args.matches, args.seed, args.workers, args.deck)
-        print("\n".join(format_panel(args.panel, PANEL_LEVELS, run, args.deck)))
+        opponents = args.opponents or [level for level in PANEL_LEVELS if level != args.panel]
+        run = run_panel(
+            args.panel, opponents, args.matches, args.seed, args.workers, args.deck, args.tables, args.results
+        )
+        print("\n".join(format_panel(args.panel, opponents, run, args.deck)))
         return 0
     try:
         rules = RuleSet(
@@ -238,7 +369,7 @@ def main(argv=None) -> int:
         )
     except ValueError as error:
         parser.error(str(error))
-    result = run_arena(rules, args.a, args.b, args.matches, args.seed, args.workers)
+    result = run_arena(rules, args.a, args.b, args.matches, args.seed, args.workers, args.results)
     print("\n".join(format_result(rules, args.a, args.b, result)))
     return 0
 

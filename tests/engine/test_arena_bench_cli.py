@@ -5,7 +5,9 @@ No timing is asserted: these only pin the output shape with tiny runs.
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -163,10 +165,15 @@ def test_arena_gives_the_same_figures_for_a_seed_whatever_the_number_of_workers(
     one = arena.run_lines(lines, seed=7, workers=1)
     for workers in (2, 3):
         many = arena.run_lines(lines, seed=7, workers=workers)
-        assert many["lines"] == one["lines"]
+        assert _figures(many) == _figures(one)
         assert many["workers"] == workers
     other_seed = arena.run_lines(lines, seed=8, workers=2)
-    assert other_seed["lines"] != one["lines"]
+    assert _figures(other_seed) != _figures(one)
+
+
+def _figures(run):
+    """What a run found, line by line (not the CPU it took)."""
+    return {key: (line["wins"], line["trucos"], line["matches"]) for key, line in run["lines"].items()}
 
 
 def test_arena_splits_a_line_into_ranges_that_cover_every_match_once():
@@ -183,11 +190,13 @@ def test_arena_panel_prints_one_table_of_the_bot_against_every_panel_bot(capsys)
     assert lines[0] == "panel: hard against each bot, 2 matches a line, sides swapped every match, dirty deck"
     assert lines[2] == "| opponent | 2 seats Paulista | 2 seats Mineiro | 4 seats Paulista | 4 seats Mineiro |"
     rows = lines[4:-1]
-    assert [row.split(" | ")[0].strip("| ") for row in rows] == list(PANEL_LEVELS)
+    # Every panel bot but hard itself (a bot against itself wins half by symmetry).
+    opponents = [level for level in PANEL_LEVELS if level != "hard"]
+    assert [row.split(" | ")[0].strip("| ") for row in rows] == opponents
     cell = r"\d+\.\d \(\d+\.\d-\d+\.\d\)"
     for row in rows:
         assert re.fullmatch(rf"\| \w+ \| {cell} \| {cell} \| {cell} \| {cell} \|", row), row
-    total = 2 * 4 * len(PANEL_LEVELS)  # 2 matches a line, four tables
+    total = 2 * 4 * len(opponents)  # 2 matches a line, four tables
     assert re.match(rf"time: [\d.]+ s, {total} matches, [\d,]+ matches/s, 2 worker process\(es\)$", lines[-1])
 
 
@@ -195,3 +204,71 @@ def test_the_panel_holds_the_styles_and_every_table_level_but_the_play_page_offe
     assert set(STYLE_LEVELS) == {"late", "maniac", "rock", "caller"}
     assert set(PANEL_LEVELS) == set(STYLE_LEVELS) | set(BOT_LEVELS)
     assert not set(STYLE_LEVELS) & set(BOT_LEVELS)
+
+
+def test_arena_panel_plays_only_the_opponents_and_tables_asked_for(capsys):
+    args = ["--panel", "expert", "--opponents", "random,hard", "--tables", "2m,4p", "--matches", "2", "--workers", "1"]
+    assert arena.main(args) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[2] == "| opponent | 2 seats Mineiro | 4 seats Paulista |"
+    assert [row.split(" | ")[0].strip("| ") for row in lines[4:-1]] == ["random", "hard"]
+    assert re.match(r"time: [\d.]+ s, 8 matches, ", lines[-1])
+
+
+@pytest.mark.parametrize("option, value", [("--opponents", "random,nobody"), ("--tables", "2p,3p")])
+def test_arena_refuses_an_unknown_opponent_or_table(capsys, option, value):
+    with pytest.raises(SystemExit):
+        arena.main(["--panel", "hard", option, value, "--matches", "1"])
+    assert "not " + value.split(",")[1] in capsys.readouterr().err
+
+
+# --- the results file: a long run that stops goes on where it stopped ------------------------------
+
+
+def _panel_lines(matches):
+    return [
+        ("2p", RuleSet(), "hard", "late", matches),
+        ("4m", RuleSet(variant="mineiro", seats=4), "medium", "random", matches),
+    ]
+
+
+def test_a_run_resumed_from_its_results_file_gives_the_figures_of_one_run(tmp_path):
+    path = tmp_path / "results.jsonl"
+    whole = arena.run_lines(_panel_lines(25), seed=3, workers=1)
+    first = arena.run_lines(_panel_lines(10), seed=3, workers=2, results_path=path)
+    assert first["played"] == 20
+    resumed = arena.run_lines(_panel_lines(25), seed=3, workers=1, results_path=path)
+    assert resumed["played"] == 30  # only the matches the file did not hold
+    assert _figures(resumed) == _figures(whole)
+    again = arena.run_lines(_panel_lines(25), seed=3, workers=2, results_path=path)
+    assert again["played"] == 0
+    assert _figures(again) == _figures(whole)
+
+
+def test_a_results_file_is_not_reused_for_another_seed_or_other_engine_code(tmp_path, monkeypatch):
+    path = tmp_path / "results.jsonl"
+    arena.run_lines(_panel_lines(6), seed=3, workers=1, results_path=path)
+    assert arena.run_lines(_panel_lines(6), seed=4, workers=1, results_path=path)["played"] == 12
+    monkeypatch.setattr(arena, "engine_fingerprint", lambda: "a-changed-bot")
+    assert arena.run_lines(_panel_lines(6), seed=3, workers=1, results_path=path)["played"] == 12
+
+
+def test_a_torn_last_line_of_a_results_file_is_played_again(tmp_path):
+    path = tmp_path / "results.jsonl"
+    arena.run_lines(_panel_lines(8), seed=3, workers=1, results_path=path)
+    rows = path.read_text().splitlines()
+    path.write_text("\n".join(rows[:-1]) + "\n" + rows[-1][: len(rows[-1]) // 2])  # killed while writing
+    again = arena.run_lines(_panel_lines(8), seed=3, workers=1, results_path=path)
+    last = json.loads(rows[-1])
+    assert again["played"] == last["stop"] - last["first"]
+    whole = arena.run_lines(_panel_lines(8), seed=3, workers=1)
+    assert again["lines"]["4m"]["wins"] == whole["lines"]["4m"]["wins"]
+
+
+def test_the_engine_fingerprint_changes_with_any_source_file_of_the_engine(tmp_path):
+    copy = tmp_path / "engine"
+    shutil.copytree(ROOT / "games" / "engine", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert arena.source_fingerprint(copy) == arena.engine_fingerprint()
+    search = copy / "bots" / "search.py"
+    search.write_text(search.read_text().replace("playouts: int = 180", "playouts: int = 181"))
+    assert arena.source_fingerprint(copy) != arena.engine_fingerprint()
