@@ -73,8 +73,9 @@ loadtest: venv ## PLAYERS=100 SECONDS=30 [URL=..,..] players vs the AI over real
 BOT     ?= hard
 MATCHES ?= 4000
 SEED    ?= 1
-arena: venv ## BOT=hard MATCHES=4000 [SEED=1] BOT against the whole style panel at the four tables, one table with 95% intervals (both cores)
-	$(PY) -m games.engine.arena --panel $(BOT) --matches $(MATCHES) --seed $(SEED)
+ARENA_ARGS ?=
+arena: venv ## BOT=hard MATCHES=4000 [SEED=1] [ARENA_ARGS="--opponents rock,hard --tables 2p,4m --results FILE"] BOT against the style panel at the four tables, 95% intervals (both cores; FILE keeps finished matches, a rerun goes on)
+	$(PY) -m games.engine.arena --panel $(BOT) --matches $(MATCHES) --seed $(SEED) $(ARENA_ARGS)
 
 TABLES ?= 50
 loadtest-rooms: venv ## TABLES=50 SECONDS=30 [URL=..,..] rooms of four people playing each other (action → all four seats updated), beside the floor; needs `BENCH_ROUTES=1 make run`
