@@ -120,6 +120,11 @@ class Match(models.Model):
     away_since = models.JSONField(default=dict)
     robot_seats = models.JSONField(default=list)
     left_seats = models.JSONField(default=list)
+    # Per person's seat, the moves of that seat: [made by the person, all] ({"<seat>": [own, all]});
+    # a robot's (while they were away or after they left) and the clock's (their time ran out) count
+    # in "all" only. A person who made fewer than half of their seat's moves did not play the match:
+    # it pays them nothing (games.selectors.absent_seats; docs/decisions.md, "Issue 28").
+    own_moves = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -48,8 +48,13 @@ STORED_FIELDS = [
     "away_since",
     "robot_seats",
     "left_seats",
+    "own_moves",
     "updated_at",
 ]
+
+# Who made a person's move: the person ("player"), or the table for them ("robot" while they were
+# away or after they left, "clock" when their time ran out). `Match.own_moves` counts them.
+PERSON_ACTORS = ("player", "robot", "clock")
 
 
 class ActionRefused(Exception):
@@ -334,8 +339,17 @@ def play_due_seat_safely(match_pk: int, now=None, *, version: int | None = None)
         return None
 
 
+def _count_own_move(match: Match, seat: int, actor: str) -> None:
+    """One more move of a person's seat in `Match.own_moves`, and whether the person made it."""
+    counts = match.own_moves.get(str(seat))
+    if counts is None or actor not in PERSON_ACTORS:
+        return  # a bot's seat (or a match from before the count, which then counts nobody absent)
+    match.own_moves = {**match.own_moves, str(seat): [counts[0] + (actor == "player"), counts[1] + 1]}
+
+
 def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str, action=None, before=None) -> None:
     now = timezone.now()
+    _count_own_move(match, seat, actor)
     match.state = engine.to_json(new_state)
     match.version += 1
     match.score = list(new_state.score)

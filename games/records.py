@@ -12,6 +12,7 @@ from games import engine
 from stats.facts import MatchRecord
 
 from .models import Match, MatchEvent, Seat, Tournament
+from .selectors import absent_seats, played_it
 
 
 def mode_of(match: Match, seats: list[Seat]) -> str:
@@ -29,11 +30,17 @@ def match_records(
         return []
     rules = engine.RuleSet.from_dict(match.rules)
     mode = mode_of(match, seats)
+    absent = absent_seats(match)
+    # A match someone did not play (left, or let a robot or the clock make most of their moves) pays
+    # no achievement coins to anyone: what its people unlock with it, they unlock without the coins.
+    everyone_played = all(played_it(match, seat, absent) for seat in seats if seat.is_human)
     records = []
     for seat in seats:
         if seat.user_id is None or seat.is_bot or (only_seat is not None and seat.number != only_seat):
             continue
-        won = match.won_by(seat.number)
+        played = played_it(match, seat, absent)
+        # Whoever did not play it did not win it: their robot (or the clock) did.
+        won = played and match.won_by(seat.number)
         records.append(
             MatchRecord(
                 user_id=seat.user_id,
@@ -47,7 +54,8 @@ def match_records(
                 won=won,
                 events=events,
                 tournament_won=tournament_won and won,
-                left=seat.left_at is not None,
+                left=not played,
+                achievement_coins=everyone_played,
             )
         )
     return records

@@ -424,8 +424,8 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
     note = ""
     if view["match_over"] and me is not None and seats[me].has_account:
         table = selectors.seats_at(match)
-        rewards = selectors.reward_amounts(match, match.won_by(me), seats=table)
-        note = selectors.reward_note(match, table)
+        rewards = selectors.reward_amounts(match, match.won_by(me), seats=table, seat_number=me)
+        note = selectors.reward_note(match, table, seat_number=me)
         achievements = earned_in(seats[me].user_id, f"match:{match.public_id}")
     if view["match_over"] and match.tournament_stage is not None:
         settings = selectors.reward_settings()

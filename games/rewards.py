@@ -16,7 +16,7 @@ from .tournaments import advance_after
 
 def credit_seat(match: Match, seat: Seat, won: bool, seats: list[Seat] | None = None) -> tuple[int, int]:
     """Pay one person their result (what `reward_amounts` says, room rules read off `seats`)."""
-    coins, points = reward_amounts(match, won, seats=seats)
+    coins, points = reward_amounts(match, won, seats=seats, seat_number=seat.number)
     reference = f"match:{match.public_id}"
     if coins:
         wallet.change_balance(

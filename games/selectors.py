@@ -34,8 +34,12 @@ def reward_settings() -> RewardSettings:
 
 # Why a finished match pays a human seat less than its table says (`reward_note`).
 NO_REWARD_PRACTICE = "practice"  # a practice room: nothing, no ranking
+NO_REWARD_ABSENT = "absent"  # the viewer did not play it (left, or made under half of their moves): nothing
 NO_REWARD_PLAYER_LEFT = "player_left"  # someone left before the end: nobody is rewarded (seed 000)
+NO_REWARD_PLAYER_ABSENT = "player_absent"  # someone made under half of their moves: nobody is rewarded
 NO_POINTS_SAME_ADDRESS = "same_address"  # two people at the table share an address: coins, no rank points (seed 002)
+# The notes under which a finished match pays no coins, no rank points and no achievement coins.
+NOTHING_PAID = (NO_REWARD_PRACTICE, NO_REWARD_ABSENT, NO_REWARD_PLAYER_LEFT, NO_REWARD_PLAYER_ABSENT)
 
 
 def left_before_the_end(match: Match, seat: Seat) -> bool:
@@ -43,16 +47,36 @@ def left_before_the_end(match: Match, seat: Seat) -> bool:
     return seat.left_at is not None and (match.finished_at is None or seat.left_at <= match.finished_at)
 
 
-def reward_note(match: Match, seats: list[Seat] | None = None) -> str:
-    """The rule that cuts a match's rewards, if any (one of the NO_* codes), else ""."""
+def absent_seats(match: Match) -> set[int]:
+    """People's seats whose person made fewer than half of the seat's moves themselves (`Match.own_moves`):
+    a robot or the clock played the match for them. The presence rule of docs/decisions.md ("Issue 28")."""
+    return {int(seat) for seat, (own, moves) in match.own_moves.items() if own * 2 < moves}
+
+
+def played_it(match: Match, seat: Seat, absent: set[int] | None = None) -> bool:
+    """Whether this seat's person played the match: did not leave before the end and made at least
+    half of their seat's moves themselves. A match pays, ranks and unlocks achievements only for them."""
+    absent = absent_seats(match) if absent is None else absent
+    return seat.is_human and not left_before_the_end(match, seat) and seat.number not in absent
+
+
+def reward_note(match: Match, seats: list[Seat] | None = None, *, seat_number: int | None = None) -> str:
+    """The rule that cuts a match's rewards for the person at `seat_number` (None: for the table), one of
+    the NO_* codes, or ""."""
     if match.practice:
         return NO_REWARD_PRACTICE
+    seats = list(match.seats.all()) if seats is None else seats
+    absent = absent_seats(match)
+    mine = next((seat for seat in seats if seat.number == seat_number), None)
+    if mine is not None and mine.is_human and not played_it(match, mine, absent):
+        return NO_REWARD_ABSENT
     if match.kind != Match.Kind.ROOM:
         return ""
-    seats = list(match.seats.all()) if seats is None else seats
     # Any seat with `left_at` (a seat a robot now plays was a person's): bots never leave.
     if any(left_before_the_end(match, seat) for seat in seats):
         return NO_REWARD_PLAYER_LEFT
+    if any(seat.is_human and seat.number in absent for seat in seats):
+        return NO_REWARD_PLAYER_ABSENT
     # Only people's seats carry an address (a room copies it from the seat taken); bots have none.
     addresses = [seat.ip_address for seat in seats if seat.ip_address]
     if len(addresses) != len(set(addresses)):
@@ -61,21 +85,28 @@ def reward_note(match: Match, seats: list[Seat] | None = None) -> str:
 
 
 def reward_amounts(
-    match: Match, won: bool, settings: RewardSettings | None = None, seats: list[Seat] | None = None
+    match: Match,
+    won: bool,
+    settings: RewardSettings | None = None,
+    seats: list[Seat] | None = None,
+    *,
+    seat_number: int | None = None,
 ) -> tuple[int, int]:
-    """(coins, rank points) a human seat gets for this match's result; tournament pay comes with the final.
+    """(coins, rank points) the person at `seat_number` gets for this match's result; tournament pay
+    comes with the final.
 
-    A room match (competitive only) pays the room amounts, nothing when someone left before the end,
-    and no rank points when two people at the table share an address (`reward_note`); a practice
-    match pays nothing. Room rules read the seats: pass them when they are at hand (else one query).
+    Nothing for a person who did not play the match (`played_it`). A room match (competitive only) pays
+    the room amounts, nothing to anyone when someone left before the end or did not play it, and no rank
+    points when two people at the table share an address (`reward_note`); a practice match pays nothing.
+    Room rules read the seats: pass them when they are at hand (else one query).
     """
     if match.kind == Match.Kind.TOURNAMENT:
         return (0, 0)
+    note = reward_note(match, seats, seat_number=seat_number)
+    if note in NOTHING_PAID:
+        return (0, 0)
     settings = settings or RewardSettings.current()
-    if match.kind == Match.Kind.ROOM or match.practice:
-        note = reward_note(match, seats)
-        if note in (NO_REWARD_PRACTICE, NO_REWARD_PLAYER_LEFT):
-            return (0, 0)
+    if match.kind == Match.Kind.ROOM:
         if won:
             coins, points = settings.room_win_coins, settings.room_win_rank_points
         else:
@@ -168,7 +199,7 @@ def recent_results(user, limit: int = 5) -> list[dict]:
                 "variant": rules.variant,
                 "mine": match.score[side] if match.score else 0,
                 "theirs": max(others) if others else 0,
-                "coins": reward_amounts(match, won, settings, list(match.seats.all()))[0],
+                "coins": reward_amounts(match, won, settings, list(match.seats.all()), seat_number=seat.number)[0],
                 "bot_level": match.get_bot_level_display(),
             }
         )
@@ -200,7 +231,7 @@ def match_history(user, page_number) -> tuple[object, list[dict]]:
         won = match.won_by(seat.number)
         others = [points for s, points in enumerate(match.score) if s != side]
         table = list(match.seats.all())
-        coins, points = reward_amounts(match, won, settings, table)
+        coins, points = reward_amounts(match, won, settings, table, seat_number=seat.number)
         rows.append(
             {
                 "match": match,
@@ -217,7 +248,7 @@ def match_history(user, page_number) -> tuple[object, list[dict]]:
                 "theirs": max(others) if others else 0,
                 "coins": coins,
                 "rank_points": points,
-                "reward_note": reward_note(match, table),
+                "reward_note": reward_note(match, table, seat_number=seat.number),
             }
         )
     return page, rows

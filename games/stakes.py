@@ -8,8 +8,9 @@ idempotency key per ledger line):
 - finished or abandoned (the abandoner's side lost, games.moves.abandon_match): the people of the
   winning side share the pot less the house's cut (`GAMES_HOUSE_CUT_PERCENT`). Each gets
   floor(pot × (100 − cut) / 100 / winners); the house takes the rest, so the remainders of the
-  divisions go to the house and the house gets at least its cut. The share of a winner who left
-  before the end (a robot finished for them) goes to the house: leaving never pays.
+  divisions go to the house and the house gets at least its cut. The share of a winner who did not
+  play the match (left before the end, or let a robot or the clock make most of their moves:
+  `selectors.played_it`) goes to the house: leaving, or never coming, never pays.
 - annulled by everyone's agreement: each person gets their stake back, except a person who left
   before the end (penalised for abandoning, seed 002): that stake is forfeit, to the house.
 - nobody of the winning side is a person (only bots won): the stakes go back to their people.
@@ -26,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from shop import wallet
 
 from .models import Match, Seat
-from .selectors import left_before_the_end
+from .selectors import absent_seats, left_before_the_end, played_it
 
 
 class StakeNotCovered(Exception):
@@ -88,8 +89,9 @@ def payouts(match: Match, seats: list[Seat]) -> tuple[dict[int, int], int]:
                 paid[seat.number] = stake
         return paid, pot - sum(paid.values())
     share = pot * (100 - settings.GAMES_HOUSE_CUT_PERCENT) // 100 // len(winners)
+    absent = absent_seats(match)
     for seat in winners:
-        if share and not left_before_the_end(match, seat) and seat.user_id is not None:
+        if share and played_it(match, seat, absent) and seat.user_id is not None:
             paid[seat.number] = share
     return paid, pot - sum(paid.values())
 

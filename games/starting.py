@@ -77,6 +77,7 @@ def create_match(
             version=1,
             score=list(state.score),
             seat_bots=[plan.bot_level for plan in seats],
+            own_moves={str(n): [0, 0] for n, plan in enumerate(seats) if not plan.bot_level},
         )
         Seat.objects.bulk_create(
             Seat(

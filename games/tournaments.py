@@ -14,6 +14,7 @@ from shop import wallet
 from stats.services import award_rank_points
 
 from .models import Match, RewardSettings, Seat, Tournament
+from .selectors import played_it
 from .starting import create_match, seat_plans_against_ai
 
 
@@ -44,7 +45,8 @@ def advance_after(match: Match, seats: list[Seat]) -> None:
     if tournament.status != Tournament.Status.PLAYING or match.tournament_stage != tournament.stage:
         return
     human = next(s for s in seats if s.user_id == tournament.user_id)
-    if not match.won_by(human.number):
+    # A stage the clock played for the person (most of their moves) is not theirs to win.
+    if not match.won_by(human.number) or not played_it(match, human):
         tournament.status = Tournament.Status.LOST
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])

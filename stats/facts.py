@@ -28,7 +28,11 @@ class MatchRecord:
     won: bool
     events: list[dict] = field(default_factory=list)
     tournament_won: bool = False  # this match was the final of a tournament the player won
-    left: bool = False  # the player left before the end (a room's match: a robot finished it for them)
+    # The player did not play the match: left before the end, or a robot or the clock made most of
+    # their moves. It counts for them as an abandonment (played, not won), and unlocks nothing.
+    left: bool = False
+    # Whether achievements this match unlocks pay their coins: not when someone at the table did not play it.
+    achievement_coins: bool = True
 
 
 def _zap(card: str | None, manilha_rank: str | None, variant: str) -> bool:
@@ -43,6 +47,16 @@ def _zap(card: str | None, manilha_rank: str | None, variant: str) -> bool:
 def match_counters(record: MatchRecord) -> dict[str, int]:
     """The counters this match adds to the player's statistics (only non-zero ones are kept)."""
     me, side = record.seat, record.side
+    if record.left:
+        # What a robot or the clock did at their seat is not theirs: only the abandonment counts.
+        return {
+            "played": 1,
+            "lost": 1,
+            "abandoned": 1,
+            f"mode:{record.mode}:played": 1,
+            f"variant:{record.variant}:played": 1,
+            f"seats:{record.seats}:played": 1,
+        }
     c: dict[str, int] = {
         "played": 1,
         "won": int(record.won),
@@ -54,7 +68,6 @@ def match_counters(record: MatchRecord) -> dict[str, int]:
         f"seats:{record.seats}:played": 1,
         f"seats:{record.seats}:won": int(record.won),
         "tournaments_won": int(record.tournament_won),
-        "abandoned": int(record.left),
     }
 
     def add(key: str, n: int = 1) -> None:

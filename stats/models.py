@@ -120,6 +120,9 @@ class EarnedAchievement(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="achievements")
     achievement = models.ForeignKey(Achievement, on_delete=models.CASCADE, related_name="earned")
     reference = models.CharField(_("earned in"), max_length=80, blank=True)
+    # What unlocking it paid: the achievement's coin reward then, or 0 when it was unlocked in a match
+    # someone did not play (docs/decisions.md, "Issue 28"); the ledger line says the same.
+    coins_paid = models.PositiveIntegerField(_("coins paid"), default=0)
     earned_at = models.DateTimeField(_("earned"), auto_now_add=True)
 
     class Meta:

@@ -117,6 +117,7 @@ class AchievementRow:
     earned_at: object | None
     progress: int
     target: int
+    coins_paid: int = 0  # what unlocking it paid (0 also when unlocked in a match someone did not play)
 
     @property
     def percent(self) -> int:
@@ -126,20 +127,21 @@ class AchievementRow:
 def achievements_page(user) -> list[AchievementRow]:
     """Every active achievement: the earned ones with their date, the locked ones with progress."""
     stats = PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)
-    earned = {e.achievement_id: e.earned_at for e in EarnedAchievement.objects.filter(user=user)}
+    earned = {e.achievement_id: e for e in EarnedAchievement.objects.filter(user=user)}
     language = get_language() or "en"
     rows = []
     for achievement in Achievement.objects.filter(active=True):
         progress = rules.progress_of(achievement.code, stats.counters, stats.best_streak) or (0, 1)
-        done = achievement.pk in earned
+        mine = earned.get(achievement.pk)
         rows.append(
             AchievementRow(
                 achievement,
                 achievement.name(language),
                 achievement.description(language),
-                earned.get(achievement.pk),
-                progress[1] if done else progress[0],
+                mine.earned_at if mine else None,
+                progress[1] if mine else progress[0],
                 progress[1],
+                mine.coins_paid if mine else 0,
             )
         )
     rows.sort(key=lambda r: (r.earned_at is None, r.achievement.position))
@@ -155,6 +157,7 @@ def earned_in(user_id: int, reference: str) -> list[dict]:
             "tier": e.achievement.tier,
             "icon": e.achievement.icon,
             "code": e.achievement.code,
+            "coins": e.coins_paid,
         }
         for e in EarnedAchievement.objects.filter(user_id=user_id, reference=reference, achievement__active=True)
         .select_related("achievement")

@@ -97,7 +97,8 @@ def count_matches(records: Iterable[MatchRecord]) -> list[EarnedAchievement]:
             continue  # counted already (a retry, or the guest's claim of a counted seat)
         _apply(stats, record)
         stats.save()
-        earned += award_achievements(stats, reference=record.reference)
+        if not record.left:  # a match the player did not play unlocks nothing for them
+            earned += award_achievements(stats, reference=record.reference, pay=record.achievement_coins)
     return earned
 
 
@@ -111,11 +112,12 @@ def _apply(stats: PlayerStats, record: MatchRecord) -> None:
     stats.current_streak, stats.best_streak = next_streaks(stats.current_streak, stats.best_streak, record.won)
 
 
-def award_achievements(stats: PlayerStats, *, reference: str = "") -> list[EarnedAchievement]:
+def award_achievements(stats: PlayerStats, *, reference: str = "", pay: bool = True) -> list[EarnedAchievement]:
     """Award every active achievement whose rule the statistics now satisfy and the player lacks.
 
     The unique constraint (user, achievement) decides under concurrency; the coin reward goes
-    through the wallet with an idempotency key, so it is paid once too.
+    through the wallet with an idempotency key, so it is paid once too. With `pay` False (a match
+    someone did not play) the achievement is unlocked without its coins, for good: `coins_paid` says so.
     """
     codes = achievements.reached(stats.counters, stats.best_streak)
     if not codes:
@@ -126,15 +128,18 @@ def award_achievements(stats: PlayerStats, *, reference: str = "") -> list[Earne
         try:
             with transaction.atomic():
                 earned = EarnedAchievement.objects.create(
-                    user_id=stats.user_id, achievement=achievement, reference=reference
+                    user_id=stats.user_id,
+                    achievement=achievement,
+                    reference=reference,
+                    coins_paid=achievement.coin_reward if pay else 0,
                 )
         except IntegrityError:
             continue
-        if achievement.coin_reward:
+        if earned.coins_paid:
             wallet.change_balance(
                 stats.user,
                 wallet.COINS,
-                achievement.coin_reward,
+                earned.coins_paid,
                 reason="achievement_reward",
                 reference=f"achievement:{achievement.code}",
                 idempotency_key=f"achievement:{achievement.code}:user:{stats.user_id}",

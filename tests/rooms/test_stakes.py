@@ -197,6 +197,19 @@ def test_a_winner_who_left_before_the_end_gets_no_share(person):
 
 
 @pytest.mark.django_db
+def test_a_winner_a_robot_played_for_most_of_the_match_gets_no_share(person):
+    house_before = house_coins()
+    room, match, people = staked_match(person, 10, seats=4)
+    # What the move count says once a robot has made 30 of seat 2's moves while its person was away.
+    Match.objects.filter(pk=match.pk).update(own_moves={**match.own_moves, "2": [0, 30]})
+    finish(match, side=0)
+    assert coins(people[0]) - rewards_of(people[0]) == 490 + 15
+    assert coins(people[2]) - rewards_of(people[2]) == 490
+    assert house_coins() - house_before == 40 - 15
+    assert stake_flow(f"match:{match.public_id}") == 0
+
+
+@pytest.mark.django_db
 def test_the_house_account_cannot_sign_in_and_got_no_starter_gift(person):
     house = wallet.house_account()
     assert not house.is_active and not house.has_usable_password()
