@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.engine.bots import choose_action, decide
+from shop import wallet
 
 from . import presence
 from .clock import schedule_next_turn
@@ -67,6 +68,7 @@ class ActionRefused(Exception):
         self.message = message
 
 
+@wallet.retry_once_on_deadlock
 def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Match:
     """Apply one seat's action if it is made on the current version; ActionRefused otherwise (nothing changes).
 
@@ -189,6 +191,7 @@ def due_decision(match_pk: int, now=None, *, version: int | None = None) -> DueD
     )
 
 
+@wallet.retry_once_on_deadlock
 def apply_due_decision(decision: DueDecision, action: engine.Action, now=None) -> Match | None:
     """Store a decided due move if the match is still at the decision's version.
 
@@ -297,6 +300,7 @@ def annul_match(match: Match, *, now=None) -> None:
     settle_stakes(match, list(Seat.objects.filter(match=match).select_related("user")))
 
 
+@wallet.retry_once_on_deadlock
 def abandon_matches_of(user) -> list[tuple[int, int]]:
     """Abandon every active match the user has a seat in (their account is being deleted).
 
@@ -304,14 +308,21 @@ def abandon_matches_of(user) -> list[tuple[int, int]]:
     """
     ended = []
     with transaction.atomic():
-        seats = list(
+        numbers = dict(
             Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE).values_list("match_id", "number")
         )
-        for match_pk, number in seats:
-            match = Match.objects.select_for_update().filter(pk=match_pk, status=Match.Status.ACTIVE).first()
-            if match is not None:
-                abandon_match(match, number, reason="account_deleted")
-                ended.append((match.pk, match.version))
+        # Every match row first (in pk order), then every wallet their stakes pay into (in user-id order):
+        # locking a match after wallets would wait in the opposite order to that match's own last move.
+        matches = list(
+            Match.objects.select_for_update().filter(pk__in=numbers, status=Match.Status.ACTIVE).order_by("pk")
+        )
+        staked = [match.pk for match in matches if match.stake_coins]
+        if staked:
+            people = Seat.objects.filter(match__in=staked, user__isnull=False, bot_level="")
+            wallet.lock_wallets([*people.values_list("user_id", flat=True), wallet.house_account()])
+        for match in matches:
+            abandon_match(match, numbers[match.pk], reason="account_deleted")
+            ended.append((match.pk, match.version))
     return ended
 
 

@@ -34,11 +34,17 @@ def credit_seat(match: Match, seat: Seat, won: bool, seats: list[Seat] | None = 
 
 def settle_finished_match(match: Match, seats: list[Seat]) -> None:
     """Called inside the transaction that finished the match (row locked), so it runs once."""
+    # Every wallet this settlement may pay (the people's: pot, rewards, achievements; the house's cut)
+    # locked at once, in user-id order, before the first payment: the pot pays the winners and the
+    # house before the rewards pay everyone, so locking as it pays took them out of order (issue 28).
+    people = [seat.user_id for seat in seats if seat.is_human and seat.user_id is not None]
+    pot_to_settle = match.stake_coins and not match.stakes_settled
+    wallet.lock_wallets([*people, wallet.house_account() if pot_to_settle else None])
     settle_stakes(match, seats)  # the pot first: its own flag, so a settled pot is never paid twice
     if match.rewards_credited:
         return
     # In the order of the players' ids, like every multi-player write (stats.services): two matches
-    # settling at once with the same people lock their wallets in the same order and never deadlock.
+    # settling at once with the same people write their rank points and statistics in the same order.
     for seat in sorted(seats, key=lambda s: s.user_id or 0):
         if seat.is_human and seat.user_id is not None:
             credit_seat(match, seat, won=match.won_by(seat.number), seats=seats)

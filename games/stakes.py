@@ -56,8 +56,10 @@ def hold_stakes(match: Match, seats: list[Seat]) -> None:
     """Take each person's stake into the pot (inside the transaction that created the match)."""
     if not match.stake_coins:
         return
-    # In the order of the players' ids, like every multi-player write (no deadlock between two tables).
-    for seat in sorted(stakers(seats), key=lambda s: s.user_id or 0):
+    people = stakers(seats)
+    # Every wallet at once, in user-id order, like every transaction that touches several (shop.wallet).
+    wallet.lock_wallets(seat.user_id for seat in people)
+    for seat in sorted(people, key=lambda s: s.user_id or 0):
         try:
             wallet.change_balance(
                 seat.user,
@@ -104,6 +106,11 @@ def settle_stakes(match: Match, seats: list[Seat]) -> None:
     paid, house = payouts(match, seats)
     reference = _reference(match)
     by_number = {seat.number: seat for seat in seats}
+    house_account = wallet.house_account() if house else None
+    # Every wallet the pot pays into, the house's among them, locked at once in user-id order: the
+    # house's used to be locked last, after the winners', so a settlement paying a winner with a
+    # higher id than a loser's waited in the opposite order to a room start locking both (issue 28).
+    wallet.lock_wallets([*(by_number[number].user_id for number in paid), house_account])
     for number in sorted(paid, key=lambda n: by_number[n].user_id or 0):
         seat = by_number[number]
         # A winner's share is a win; anything else paid to a person is their own stake back.
@@ -117,9 +124,8 @@ def settle_stakes(match: Match, seats: list[Seat]) -> None:
             idempotency_key=f"stake-pay:{match.public_id}:{number}",
         )
     if house:
-        # Locked last, always: two settlements never wait on each other in opposite orders.
         wallet.change_balance(
-            wallet.house_account(),
+            house_account,
             wallet.COINS,
             house,
             reason="house_cut",

@@ -24,6 +24,7 @@ from .models import PlayAgain, PlayAgainAnswer, Room, RoomSeat, RoomSettings
 from .services import RoomRefused, _lock_person, _start, _take_seat, require_stake_covered
 
 
+@wallet.retry_once_on_deadlock
 def accept(user, public_id: str, *, ip: str | None = None) -> PlayAgain:
     """Say yes; the last yes starts the new match (everyone charged again) or ends the offer for all."""
     with transaction.atomic():
@@ -106,6 +107,8 @@ def _start_again(room: Room, offer: PlayAgain, people: list[RoomSeat], price: in
     short = None
     try:
         with transaction.atomic():  # a savepoint: one person short of blue coins undoes every charge
+            # Everyone's wallet (entry prices, then stakes) in one ordered step (shop.wallet).
+            wallet.lock_wallets(seat.user_id for seat in people)
             new_room = Room.objects.create(
                 is_private=room.is_private,
                 name=room.name,

@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from games import publishing as table_publishing
 from games.models import Match, Seat
 from games.moves import annul_match
+from shop import wallet
 
 from . import publishing
 from .models import AnnulmentVote, Room
@@ -126,6 +127,7 @@ def propose(user, public_id: str) -> AnnulmentVote:
     return vote
 
 
+@wallet.retry_once_on_deadlock
 def answer(user, public_id: str, *, agree: bool) -> AnnulmentVote:
     """Agree or refuse. The last "yes" annuls the match; a "no" ends the vote and the match goes on."""
     with transaction.atomic():

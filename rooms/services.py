@@ -10,6 +10,14 @@ instead of racing:
 Blue coins move only through `shop.wallet.change_balance`, in the same transaction, with
 idempotency keys named after the seat taken (`room-entry:<seat>`, `room-refund:<seat>`).
 A refusal is a `RoomRefused` with a stable `code` and a message for the person; nothing changed.
+
+Wallets come last and all at once: the seat that fills a staked room locks the newcomer's wallet
+(entry price) and every stake's (`games.stakes.hold_stakes`) in one `shop.wallet.lock_wallets` call,
+in user-id order, the order every settlement locks them in. The person's user row is locked
+"for no key update": rows that merely point at the user (a rank-point award, a seat) may still be
+written by the transaction settling their last match, which would otherwise wait on this one while
+this one waits on its wallets. Each function that takes or gives back blue coins retries once if
+PostgreSQL picks it as a deadlock victim anyway (`shop.wallet.retry_once_on_deadlock`).
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ class RoomOptions:
     mode: str = Room.Mode.COMPETITIVE
 
 
+@wallet.retry_once_on_deadlock
 def create_room(
     user, options: RoomOptions, *, is_private: bool = False, name: str = "", password: str = "", ip: str | None = None
 ) -> Room:
@@ -61,6 +70,7 @@ def create_room(
     return room
 
 
+@wallet.retry_once_on_deadlock
 def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
     """Seat the person in the oldest waiting public room with these variant and seats, else in a new one."""
     with transaction.atomic():
@@ -91,6 +101,7 @@ def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
     return room
 
 
+@wallet.retry_once_on_deadlock
 def join_room(user, code: str, *, password: str = "", ip: str | None = None, number: int | None = None) -> Room:
     """Take a seat in this room (the first free one, or `number` if free). A private room needs its password."""
     with transaction.atomic():
@@ -124,6 +135,7 @@ def choose_seat(user, code: str, number: int) -> Room:
     return room
 
 
+@wallet.retry_once_on_deadlock
 def leave_room(user, code: str) -> Room:
     """Leave before the start, refunded. A chief who leaves hands the room to the longest-seated player;
     the last person out closes it."""
@@ -142,6 +154,7 @@ def leave_room(user, code: str) -> Room:
     return room
 
 
+@wallet.retry_once_on_deadlock
 def remove_player(chief, code: str, user_id: int) -> Room:
     """The chief takes a player out of the room before the start; the player is refunded."""
     with transaction.atomic():
@@ -157,6 +170,7 @@ def remove_player(chief, code: str, user_id: int) -> Room:
     return room
 
 
+@wallet.retry_once_on_deadlock
 def fill_with_bots_and_start(chief, code: str, level: str) -> Room:
     """A private room's chief fills the empty seats with bots of one level and starts the match."""
     if level not in (BotLevel.EASY, BotLevel.MEDIUM, BotLevel.HARD):
@@ -170,12 +184,15 @@ def fill_with_bots_and_start(chief, code: str, level: str) -> Room:
     return room
 
 
+@wallet.retry_once_on_deadlock
 def close_room(chief, code: str) -> Room:
     """The chief closes a room that has not started; everyone in it is refunded."""
     with transaction.atomic():
         room = _locked_room(code, require_free_seat=False)
         _require_chief(room, chief)
-        for seat in room.room_seats.filter(left_at__isnull=True):
+        seats = list(room.room_seats.filter(left_at__isnull=True).select_related("user"))
+        wallet.lock_wallets(seat.user_id for seat in seats)  # every refund's wallet, in one ordered step
+        for seat in seats:
             _vacate(room, seat, removed=False)
         room.status, room.closed_at = Room.Status.CLOSED, timezone.now()
         room.save(update_fields=["status", "closed_at"])
@@ -191,7 +208,9 @@ def password_matches(room: Room, password: str) -> bool:
 
 
 def _lock_person(user) -> None:
-    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    # NO KEY UPDATE: serialises this person's joins without blocking inserts that reference the user
+    # (the settlement of their last match writes rank points and statistics for them).
+    get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
     seat = (
         RoomSeat.objects.filter(user=user, left_at__isnull=True, room__status=Room.Status.WAITING)
         .select_related("room")
@@ -260,6 +279,7 @@ def require_stake_covered(room: Room, user) -> None:
 
 def _take_seat(room: Room, user, number: int, ip: str | None, price: int) -> RoomSeat:
     require_stake_covered(room, user)
+    wallet.lock_wallets(_wallets_to_lock(room, user, number))
     seat = RoomSeat.objects.create(room=room, user=user, number=number, ip_address=ip or None, blue_coins_paid=price)
     if price:
         try:
@@ -275,6 +295,15 @@ def _take_seat(room: Room, user, number: int, ip: str | None, price: int) -> Roo
             raise RoomRefused("no_blue_coins", exc.message) from None
     publishing.announce(room.pk)
     return seat
+
+
+def _wallets_to_lock(room: Room, user, number: int) -> list[int]:
+    """The newcomer's wallet, and when this seat fills a staked room, everyone's: the start that follows
+    holds each person's stake, and the entry price and the stakes are locked in one ordered step."""
+    if not room.stake_coins or _free_seats(room) != [number]:
+        return [user.pk]
+    seated = room.room_seats.filter(left_at__isnull=True).values_list("user_id", flat=True)
+    return [user.pk, *seated]
 
 
 def _vacate(room: Room, seat: RoomSeat, *, removed: bool) -> None:

@@ -95,7 +95,9 @@ class WalletAdmin(admin.ModelAdmin):
             data = form.cleaned_data
             try:
                 with transaction.atomic():
-                    for target in queryset.select_related("user"):
+                    targets = list(queryset.select_related("user").order_by("user_id"))
+                    wallet.lock_wallets(target.user_id for target in targets)  # one ordered step (shop.wallet)
+                    for target in targets:
                         wallet.change_balance(
                             target.user,
                             data["currency"],

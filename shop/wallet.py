@@ -3,13 +3,24 @@ and appends a ledger line in the same transaction.
 
 Other apps call `change_balance`, `balance` and `get_or_create_wallet`; nothing else writes
 `Wallet` balances.
+
+A transaction that changes several people's balances (a room's start: the entry price and the
+stakes; a match's settlement: the pot, the rewards, the house's cut) first locks every wallet it
+will touch with `lock_wallets`, in one query ordered by user id, so two such transactions never
+hold one wallet each while waiting for the other's (issue 28: a join deadlocked with a settlement
+and answered 500). Should PostgreSQL still find a deadlock (a lock outside the wallets), the entry
+points that run these transactions retry it once (`retry_once_on_deadlock`).
 """
 
 from __future__ import annotations
 
+import functools
+import logging
+from collections.abc import Callable, Iterable
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from .models import BLUE_COINS, COINS, GEMS, Currency, LedgerEntry, Wallet
@@ -24,7 +35,11 @@ __all__ = [
     "balance",
     "get_or_create_wallet",
     "house_account",
+    "lock_wallets",
+    "retry_once_on_deadlock",
 ]
+
+log = logging.getLogger(__name__)
 
 CURRENCIES = (COINS, BLUE_COINS, GEMS)
 
@@ -57,6 +72,54 @@ def house_account():
         username=settings.SHOP_HOUSE_USERNAME, defaults={"is_active": False, "password": "!"}
     )
     return user
+
+
+def lock_wallets(users: Iterable) -> None:
+    """Lock the wallets of these users (users or ids; None is skipped), in user-id order, in one query.
+
+    Call inside the transaction, before its first balance change: `change_balance` then finds its
+    row already locked. Wallets that do not exist yet are created first (a concurrent creation of
+    the same one waits on the unique index, then is ignored).
+    """
+    ids = sorted({getattr(user, "pk", user) for user in users if user is not None})
+    if not ids:
+        return
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("lock_wallets holds its locks until the transaction ends: call it inside one")
+    have = set(Wallet.objects.filter(user_id__in=ids).values_list("user_id", flat=True))
+    if len(have) < len(ids):
+        Wallet.objects.bulk_create([Wallet(user_id=i) for i in ids if i not in have], ignore_conflicts=True)
+    # PostgreSQL takes the row locks as the sorted rows come out (LockRows sits above the Sort).
+    list(Wallet.objects.select_for_update().filter(user_id__in=ids).order_by("user_id").values_list("pk", flat=True))
+
+
+def is_deadlock(error: BaseException) -> bool:
+    """A Django OperationalError that PostgreSQL raised on finding a deadlock (SQLSTATE 40P01)."""
+    return isinstance(error, OperationalError) and getattr(error.__cause__, "sqlstate", None) == "40P01"
+
+
+def retry_once_on_deadlock(func: Callable) -> Callable:
+    """Run a function whose transaction PostgreSQL may abort as a deadlock victim, and retry it once.
+
+    Only at the outermost transaction: inside a caller's, the whole transaction is aborted and only
+    the caller may start it again, so the function then runs as it is. A deadlock victim was rolled
+    back whole (nothing to undo; callbacks on commit were dropped), so running it again is safe. A
+    second deadlock propagates. SQLite has no deadlocks: one writer at a time.
+    """
+
+    @functools.wraps(func)
+    def run(*args, **kwargs):
+        if transaction.get_connection().in_atomic_block:
+            return func(*args, **kwargs)
+        try:
+            return func(*args, **kwargs)
+        except OperationalError as error:
+            if not is_deadlock(error):
+                raise
+            log.warning("%s was chosen as a deadlock victim; trying it once more", func.__qualname__)
+            return func(*args, **kwargs)
+
+    return run
 
 
 def balance(user, currency: str) -> int:

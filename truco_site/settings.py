@@ -112,16 +112,27 @@ DATABASES = {
 # one (up to DATABASE_POOL_TIMEOUT_S, then 500). Measured and chosen in docs/decisions.md.
 DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "8"))
 DATABASE_POOL_TIMEOUT_S = float(os.environ.get("DATABASE_POOL_TIMEOUT_S", "10"))
+# How long one attempt to open a connection may take (libpq's connect_timeout; psycopg's least is 2 s).
+# Without it an address that accepts and never answers held the pool's connecting threads for 130 s
+# each. A database that cannot be reached fails a request after one attempt, not after
+# DATABASE_POOL_TIMEOUT_S (truco_site/postgresql/base.py, docs/decisions.md "Issue 28: faults").
+DATABASE_CONNECT_TIMEOUT_S = max(2, int(os.environ.get("DATABASE_CONNECT_TIMEOUT_S", "2")))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Django's backend, and a thread that ends holding a pooled connection gives it back.
+    # Django's backend with a pool that fails fast on an unreachable database, and a thread that
+    # ends holding a pooled connection gives it back.
     DATABASES["default"]["ENGINE"] = "truco_site.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them; Django refuses both at once
     DATABASES["default"]["OPTIONS"] = {
+        "connect_timeout": DATABASE_CONNECT_TIMEOUT_S,
         "pool": {
             "min_size": min(2, DATABASE_POOL_SIZE),
             "max_size": DATABASE_POOL_SIZE,
             "timeout": DATABASE_POOL_TIMEOUT_S,
-        }
+            # The pool retries a failed connection with a growing delay (1, 2, 4 … s) until it gives
+            # up; given up, the next request tries at once. 5 s keeps a database that comes back from
+            # waiting on a long delay (the default, 5 minutes, let the delays grow past a minute).
+            "reconnect_timeout": 5.0,
+        },
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file on this machine does not drop a connection the way a server can: the health check

@@ -5,6 +5,9 @@ from stats import views as stats_views
 
 from . import views
 
+# The site's error page; a database that cannot be reached answers 503 (truco_site.views.server_error).
+handler500 = "truco_site.views.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),

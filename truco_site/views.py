@@ -1,16 +1,21 @@
 """Site-wide pages: home, the health probe, the favicon and uploaded media."""
 
 import asyncio
+import sys
 import uuid
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connection
-from django.http import JsonResponse
+from django.db import OperationalError, connection
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
 from django.views.static import serve
+from psycopg_pool import PoolTimeout
 
 from games import selectors as game_selectors
 from games.forms import last_options, options_summary
@@ -18,8 +23,11 @@ from rooms import selectors as room_selectors
 from rooms.rendering import home_rooms_waiting
 from shop import selectors as shop_selectors
 from stats import selectors as stats_selectors
+from truco_site.postgresql.errors import DatabaseUnreachable
 
-HEALTH_TIMEOUT_S = 2.0
+# Each part of the health check answers within this or counts as down: a proxy asks often and must
+# hear back at once, also when the database cannot be reached (issue 28: it took 10 s).
+HEALTH_TIMEOUT_S = 0.5
 
 
 def home(request):
@@ -50,12 +58,55 @@ def media(request, path: str):
     return serve(request, path, document_root=settings.MEDIA_ROOT)
 
 
+def server_error(request):
+    """The page for an error no view handled (handler500; with DEBUG on Django shows its own instead).
+
+    503 when the database could not be had (it cannot be reached, or every pooled connection stayed
+    busy for DATABASE_POOL_TIMEOUT_S): the site is unavailable for a moment, not broken. Rendered
+    without the request's context processors, which read the database.
+    """
+    error = sys.exception()
+    if database_unavailable(error):
+        status, title = 503, _("The site is unavailable for a moment")
+        message = _("We cannot reach our database right now. Please try again in a few seconds.")
+    else:
+        status, title = 500, _("Something went wrong")
+        message = _("Something went wrong on our side. Please try again; if it keeps happening, come back later.")
+    try:
+        html = render_to_string("error.html", {"status": status, "title": title, "message": message})
+    except Exception:  # the error page itself must not fail (e.g. static files not collected)
+        html = format_html(
+            '<!DOCTYPE html><title>{}</title><h1>{}</h1><p data-error="{}">{}</p>', title, title, status, message
+        )
+    response = HttpResponse(html, status=status)
+    if status == 503:
+        response["Retry-After"] = "5"
+    return response
+
+
+def database_unavailable(error: BaseException | None) -> bool:
+    """A database error that means no connection could be had (Django wraps the driver's error)."""
+    return isinstance(error, OperationalError) and isinstance(error.__cause__, DatabaseUnreachable | PoolTimeout)
+
+
 def _database_ok() -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             return cursor.fetchone() == (1,)
     except Exception:
+        return False
+    finally:
+        connection.close()  # this thread's (pooled) connection goes back at once
+
+
+async def _database_answers() -> bool:
+    # In a thread of its own (not the one shared thread Django runs sync code in), so that a database
+    # slow to answer holds only this check: it is abandoned after HEALTH_TIMEOUT_S and ends by itself
+    # within one connection attempt (DATABASE_CONNECT_TIMEOUT_S).
+    try:
+        return await asyncio.wait_for(sync_to_async(_database_ok, thread_sensitive=False)(), HEALTH_TIMEOUT_S)
+    except TimeoutError:
         return False
 
 
@@ -75,8 +126,7 @@ async def _channel_layer_ok() -> bool:
 
 async def healthz(request):
     """200 when the database and the channel layer both answer, 503 when either does not."""
-    database = await sync_to_async(_database_ok)()
-    channel_layer = await _channel_layer_ok()
+    database, channel_layer = await asyncio.gather(_database_answers(), _channel_layer_ok())
     healthy = database and channel_layer
     return JsonResponse(
         {

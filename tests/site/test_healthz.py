@@ -40,7 +40,8 @@ def test_healthz_is_503_when_the_database_does_not_answer(client, monkeypatch, f
     def refuse(*args, **kwargs):
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(connection, "cursor", refuse)
+    # On the connection class: the check runs in a thread of its own, with its own connection.
+    monkeypatch.setattr(type(connection._connections[connection._alias]), "cursor", refuse)
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"status": "unavailable", "database": "unavailable", "channel_layer": "ok"}

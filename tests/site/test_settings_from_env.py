@@ -42,7 +42,7 @@ def test_database_url_selects_postgresql_with_a_bounded_pool_of_connections():
     assert s["name"] == "truco"
     assert s["test_name"] == "test_truco"
     assert s["conn_max_age"] == 0  # the pool keeps them, at most DATABASE_POOL_SIZE per process
-    assert s["pool"] == {"min_size": 2, "max_size": 8, "timeout": 10.0}
+    assert s["pool"] == {"min_size": 2, "max_size": 8, "timeout": 10.0, "reconnect_timeout": 5.0}
     assert (
         settings_with(DATABASE_URL="postgres://someone@db.example:5432/truco", DATABASE_POOL_SIZE="3")["pool"][
             "max_size"

@@ -104,21 +104,39 @@ def win_match_for(match: Match, side: int, limit: int = 200) -> None:
         state = state_of(match)
         if engine.is_over(state):
             return
-        seat = engine.seats_to_act(state)[0]
-        view = engine.seat_view(state, seat)
-        by_kind = {}
-        for action in view["legal_actions"]:
-            by_kind.setdefault(action["do"], action)
-        pending = view["pending_raise"]
-        if view["side"] == side:
-            action = by_kind.get("raise") or by_kind.get("accept") or by_kind["play"]
-        elif pending is not None:
-            raise_back = "raise" in by_kind and pending["value"] < 9
-            action = by_kind["raise"] if raise_back else by_kind.get("run") or by_kind["accept"]
-        else:
-            action = by_kind.get("play") or by_kind.get("accept")
+        seat, action = _winning_choice(state, side)
         apply_action(match.public_id, seat, action, match.version)
     raise AssertionError("match did not end")
+
+
+def last_move_to_win(match: Match, side: int, limit: int = 200) -> tuple[int, dict]:
+    """Play the match as `win_match_for` does, up to its last move: returns (seat, action) of the move
+    that ends it, unplayed, for a test to make at the moment it chooses (the match settles then)."""
+    for _ in range(limit):
+        state = state_of(match)
+        seat, action = _winning_choice(state, side)
+        after, _events = engine.apply(state, seat, engine.Action.from_dict(action))
+        if engine.is_over(after):
+            return seat, action
+        apply_action(match.public_id, seat, action, match.version)
+    raise AssertionError("match did not end")
+
+
+def _winning_choice(state: engine.MatchState, side: int) -> tuple[int, dict]:
+    seat = engine.seats_to_act(state)[0]
+    view = engine.seat_view(state, seat)
+    by_kind = {}
+    for action in view["legal_actions"]:
+        by_kind.setdefault(action["do"], action)
+    pending = view["pending_raise"]
+    if view["side"] == side:
+        action = by_kind.get("raise") or by_kind.get("accept") or by_kind["play"]
+    elif pending is not None:
+        raise_back = "raise" in by_kind and pending["value"] < 9
+        action = by_kind["raise"] if raise_back else by_kind.get("run") or by_kind["accept"]
+    else:
+        action = by_kind.get("play") or by_kind.get("accept")
+    return seat, action
 
 
 def make_table(make_user, seats: int, *, variant="paulista", partnership=None, score=None, seed=1, **options):
