@@ -49,8 +49,9 @@ class Command(BaseCommand):
             )
             cursor.execute(
                 """
-                INSERT INTO accounts_profile (user_id, country, avatar, public_stats, created_at, updated_at)
-                SELECT id, (%s::text[])[1 + id %% %s], 'avatars/default.svg', id %% 50 <> 0, now(), now()
+                INSERT INTO accounts_profile (user_id, country, avatar, public_stats, table_chat,
+                                              created_at, updated_at)
+                SELECT id, (%s::text[])[1 + id %% %s], 'avatars/default.svg', id %% 50 <> 0, true, now(), now()
                 FROM accounts_user WHERE username ~ %s
                 """,
                 [COUNTRIES, len(COUNTRIES), f"^{PREFIX}[0-9]+$"],
