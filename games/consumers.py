@@ -60,6 +60,9 @@ log = logging.getLogger(__name__)
 CLOSE_NOT_YOURS = 4403  # not a seat of this match (or not signed in as its player any more)
 CLOSE_ACCOUNT_DELETED = 4410  # the account was deleted, in this tab or another
 CLOSE_FLOODING = 4429  # kept sending frames far beyond the rate limit (or reconnected too soon after)
+# After a clean close, the presence check waits this much past the reload grace (the close's time is
+# taken on the database thread a moment after the close: checking exactly at the grace could miss it).
+PRESENCE_CHECK_MARGIN_S = 0.2
 # Browser sessions (or addresses) closed for flooding on this process, kept out for a while.
 flood_penalties = FloodPenalties()
 # The fragments this process rendered for the latest version of each match (what partners see alike).
@@ -242,6 +245,11 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
                 await db.write(presence.depart)(self.presence_key)
             except Exception:  # the row goes stale by itself: the seat counts as away a little later
                 log.exception("could not record the closing of a socket in match %s", self.public_id)
+            else:
+                # The page closed, or is reloading: look again the moment a reload would have
+                # opened its new socket, so the others see a closed page away then.
+                grace = presence.reload_grace().total_seconds()
+                timers.check_presence_after(self.match_pk, grace + PRESENCE_CHECK_MARGIN_S)
         if self.watch_id is not None:
             await self.count_spectators(spectators.leave)
         if self.channel_layer is not None:

@@ -201,15 +201,19 @@ class Spectator(models.Model):
 
 
 class SocketPresence(models.Model):
-    """One live table socket of a room's match: its process refreshes `last_seen` every
-    `GAMES_PRESENCE_HEARTBEAT_S`. A seat is away when none of its rows is fresh (seen within
-    `GAMES_PRESENCE_STALE_S`), so a process that dies leaves rows that go stale by themselves: no
-    process memory decides who is away (games.presence)."""
+    """One table socket of a room's match: its process refreshes `last_seen` every
+    `GAMES_PRESENCE_HEARTBEAT_S` while it is open. A seat is away when none of its rows is fresh: an
+    open one seen within `GAMES_PRESENCE_STALE_S`, or one closed cleanly (`closed_at`: its page closed
+    or is reloading) within `GAMES_PRESENCE_RELOAD_S`. So a process that dies leaves rows that go stale
+    by themselves, and no process memory decides who is away (games.presence)."""
 
     key = models.CharField(max_length=32, unique=True)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sockets")
     seat = models.PositiveSmallIntegerField()
     last_seen = models.DateTimeField(db_index=True)
+    # Set by the consumer's disconnect: the browser closed the socket (a closed page is not coming
+    # back by itself, unlike a silent socket whose network may return).
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("table socket")

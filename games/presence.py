@@ -3,17 +3,28 @@
 A room's match waits for people, so it must know who is still there (issue 11 items 7-8, seed 002).
 Nothing here lives in one process's memory only: every live table socket of a room's match has a
 `SocketPresence` row whose `last_seen` its process refreshes (`heartbeat`, one statement per process
-every `GAMES_PRESENCE_HEARTBEAT_S`). A seat is **present** while one of its rows was seen within
-`GAMES_PRESENCE_STALE_S`. A socket that closes cleanly leaves its row fresh for
-`GAMES_PRESENCE_RELOAD_S` more (a reload is not "away"); a process that dies leaves rows that go
-stale by themselves, so its people count as away within STALE_S + CHECK_S wherever the check runs.
+every `GAMES_PRESENCE_HEARTBEAT_S`). A seat is **present** while one of its open rows was seen within
+`GAMES_PRESENCE_STALE_S`, or one of its rows was closed cleanly within `GAMES_PRESENCE_RELOAD_S`.
+
+Two ways to go, told apart (issue 28 item 8):
+
+- a socket **closed** cleanly (the page closed, or is reloading: the consumer's disconnect runs,
+  `depart`) keeps the seat present for RELOAD_S, so a reload is not "away"; after that the seat is
+  away and a robot takes it after `GAMES_ROBOT_AFTER_CLOSE_S` (0: at once). The socket's process
+  looks again right when the grace ends (`games.timers.check_presence_after`), so the others see it
+  within a moment of RELOAD_S, and every process's check (every `GAMES_PRESENCE_CHECK_S`) within
+  RELOAD_S + CHECK_S anyway;
+- a socket gone **silent** (its process died, a network stalled) closes nothing: its row goes stale by
+  itself, so its person counts as away within STALE_S + CHECK_S wherever the check runs, and the
+  robot comes `GAMES_ROBOT_AFTER_AWAY_S` later (such a network may well come back).
 
 What follows from presence is stored on the match row, under its lock, and each change is a new
 version (so the timers set for the old one stand down and every socket orders it among the moves):
 
 - no fresh socket → `away_since[seat]` (the table shows "away");
-- away for `GAMES_ROBOT_AFTER_AWAY_S` → the seat joins `robot_seats`: the clock treats it as an AI
-  seat (`clock.machine_seats`), so a robot of `GAMES_ROBOT_LEVEL` plays it at the AI's speed;
+- away for `GAMES_ROBOT_AFTER_AWAY_S` (`GAMES_ROBOT_AFTER_CLOSE_S` when its last socket was closed
+  cleanly) → the seat joins `robot_seats`: the clock treats it as an AI seat
+  (`clock.machine_seats`), so a robot of `GAMES_ROBOT_LEVEL` plays it at the AI's speed;
 - away for `GAMES_LEAVE_AFTER_AWAY_S`, or "Leave match" → **left**: `Seat.left_at` is set, the
   seat is in `left_seats` and a robot plays it to the end (the match goes on for the others);
 - a socket of an away (not left) seat opens → the person takes the seat back (`arrive`); the
@@ -27,10 +38,12 @@ and the sweeper remains the safety net for a timer that never fires.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -80,6 +93,18 @@ def stale_after() -> timedelta:
     return timedelta(seconds=_s("GAMES_PRESENCE_STALE_S", 25))
 
 
+def reload_grace() -> timedelta:
+    return timedelta(seconds=_s("GAMES_PRESENCE_RELOAD_S", 3))
+
+
+@dataclass
+class Seats:
+    """Who is at one match's table now, as the sockets' rows say."""
+
+    present: set[int] = field(default_factory=set)  # a fresh socket
+    closed: set[int] = field(default_factory=set)  # not present, and the last socket was closed cleanly
+
+
 # --- the sockets' rows ------------------------------------------------------------------------
 
 
@@ -89,7 +114,9 @@ def arrive(match_pk: int, seat: int, key: str, now: datetime | None = None) -> M
     Returns the match to publish when the seat changed hands, else None.
     """
     now = now or timezone.now()
-    SocketPresence.objects.update_or_create(key=key, defaults={"match_id": match_pk, "seat": seat, "last_seen": now})
+    SocketPresence.objects.update_or_create(
+        key=key, defaults={"match_id": match_pk, "seat": seat, "last_seen": now, "closed_at": None}
+    )
     live_sockets[key] = (match_pk, seat)
     current = Match.objects.filter(pk=match_pk).values("away_since", "robot_seats", "left_seats", "status").first()
     if current is None or not _comes_back(current, seat):
@@ -98,7 +125,7 @@ def arrive(match_pk: int, seat: int, key: str, now: datetime | None = None) -> M
         match = Match.objects.select_for_update().filter(pk=match_pk, status=Match.Status.ACTIVE).first()
         if match is None or not _comes_back(_presence_of(match), seat):
             return None
-        if not _apply(match, now, present={seat}, only={seat}):
+        if not _apply(match, now, Seats(present={seat}), only={seat}):
             return None
     return match
 
@@ -117,11 +144,15 @@ def _comes_back(match: dict, seat: int) -> bool:
 
 
 def depart(key: str, now: datetime | None = None) -> None:
-    """A socket closed cleanly: its row stays fresh for `GAMES_PRESENCE_RELOAD_S` (a reload is not away)."""
+    """A socket closed cleanly (the page closed or is reloading): its row says when.
+
+    It keeps its seat present for `GAMES_PRESENCE_RELOAD_S` (a reload is not away); then, unless a
+    new socket of the seat opened, the seat is away as a closed page (`seats_at`). A heartbeat that
+    still had the key refreshes only `last_seen`, which no longer counts for a closed row.
+    """
     now = now or timezone.now()
     live_sockets.pop(key, None)
-    keep = timedelta(seconds=_s("GAMES_PRESENCE_RELOAD_S", 3))
-    SocketPresence.objects.filter(key=key).update(last_seen=now - stale_after() + keep)
+    SocketPresence.objects.filter(key=key).update(closed_at=now)
 
 
 def heartbeat(sockets: dict[str, tuple[int, int]], now: datetime | None = None) -> int:
@@ -134,13 +165,29 @@ def heartbeat(sockets: dict[str, tuple[int, int]], now: datetime | None = None) 
     return len(rows)
 
 
-def present_seats(match_pks, now: datetime) -> dict[int, set[int]]:
-    """match pk -> the seats with a fresh socket."""
-    fresh = SocketPresence.objects.filter(match_id__in=match_pks, last_seen__gte=now - stale_after())
-    present: dict[int, set[int]] = {}
-    for match_pk, seat in fresh.values_list("match_id", "seat").distinct():
-        present.setdefault(match_pk, set()).add(seat)
-    return present
+def seats_at(match_pks, now: datetime) -> dict[int, Seats]:
+    """match pk -> its seats with a fresh socket, and those whose page was closed (one grouped read).
+
+    A seat's page counts as closed when its latest news is a clean close: a cleanly closed row no
+    older than any open row's last heartbeat. An open row that went silent after that close (the
+    person opened the table again, then their network died) makes it a silent seat instead.
+    """
+    rows = (
+        SocketPresence.objects.filter(match_id__in=match_pks)
+        .values("match_id", "seat")
+        .annotate(last_open=Max("last_seen", filter=Q(closed_at__isnull=True)), last_close=Max("closed_at"))
+    )
+    seats: dict[int, Seats] = {}
+    for row in rows:
+        last_open, last_close = row["last_open"], row["last_close"]
+        at = seats.setdefault(row["match_id"], Seats())
+        if (last_open is not None and last_open >= now - stale_after()) or (
+            last_close is not None and last_close >= now - reload_grace()
+        ):
+            at.present.add(row["seat"])
+        elif last_close is not None and (last_open is None or last_close >= last_open):
+            at.closed.add(row["seat"])
+    return seats
 
 
 # --- the check: who went away, whom a robot plays, who left -------------------------------------
@@ -154,8 +201,8 @@ def check_candidates(now: datetime | None = None) -> list[int]:
             "pk", "seat_bots", "away_since", "robot_seats", "left_seats", "created_at"
         )
     )
-    present = present_seats([r["pk"] for r in rows], now)
-    return [r["pk"] for r in rows if _plan(r, present.get(r["pk"], set()), now) is not None]
+    seats = seats_at([r["pk"] for r in rows], now)
+    return [r["pk"] for r in rows if _plan(r, seats.get(r["pk"], Seats()), now) is not None]
 
 
 def settle(match_pk: int, now: datetime | None = None) -> Match | None:
@@ -169,8 +216,7 @@ def settle(match_pk: int, now: datetime | None = None) -> Match | None:
         )
         if match is None:
             return None
-        present = present_seats([match.pk], now).get(match.pk, set())
-        if not _apply(match, now, present=present):
+        if not _apply(match, now, seats_at([match.pk], now).get(match.pk, Seats())):
             return None
     return match
 
@@ -191,27 +237,33 @@ def forget_finished(now: datetime | None = None) -> int:
     return gone + SocketPresence.objects.exclude(match__status=Match.Status.ACTIVE).delete()[0]
 
 
-def _plan(match: dict, present: set[int], now: datetime) -> tuple[dict, list[int], list[int]] | None:
+def _plan(match: dict, seats: Seats, now: datetime) -> tuple[dict, list[int], list[int]] | None:
     """The new (away_since, robot_seats, newly left seats) of a match, or None if nothing changes. Pure."""
     away = dict(match["away_since"])
     robots = set(match["robot_seats"])
     left = set(match["left_seats"])
     newly_left = []
-    # The browsers of a match just started are on their way from the room page: nobody is away yet.
+    # The browsers of a match just started are on their way from the room page: nobody is away yet,
+    # except a person whose page came and was closed (they are not on their way any more).
     arriving = now - match["created_at"] < stale_after()
-    robot_after = _s("GAMES_ROBOT_AFTER_AWAY_S", 15)
     leave_after = _s("GAMES_LEAVE_AFTER_AWAY_S", 180)
     for seat, bot in enumerate(match["seat_bots"]):
         if bot or seat in left:
             continue
-        if seat in present:
+        if seat in seats.present:
             away.pop(str(seat), None)
             robots.discard(seat)
             continue
-        if arriving:
+        if arriving and seat not in seats.closed:
             continue
         since = away.setdefault(str(seat), now.timestamp())
         gone_for = now.timestamp() - since
+        # A closed page is not coming back by itself (its reload grace is already over); a silent
+        # socket's network may, so its seat waits longer for the robot.
+        if seat in seats.closed:
+            robot_after = _s("GAMES_ROBOT_AFTER_CLOSE_S", 0)
+        else:
+            robot_after = _s("GAMES_ROBOT_AFTER_AWAY_S", 15)
         if gone_for >= leave_after:
             newly_left.append(seat)
         elif gone_for >= robot_after:
@@ -221,9 +273,9 @@ def _plan(match: dict, present: set[int], now: datetime) -> tuple[dict, list[int
     return away, sorted(robots), newly_left
 
 
-def _apply(match: Match, now: datetime, *, present: set[int], only: set[int] | None = None) -> bool:
+def _apply(match: Match, now: datetime, seats: Seats, *, only: set[int] | None = None) -> bool:
     """Apply `_plan` to the locked match (only to the `only` seats if given) and store it as a new version."""
-    plan = _plan(_presence_of(match), present, now)
+    plan = _plan(_presence_of(match), seats, now)
     if plan is None:
         return False
     away, robots, newly_left = plan

@@ -108,15 +108,8 @@ async def presence_once(now=None, *, heartbeat: bool = True) -> int:
         return 0
     changed = 0
     for pk in match_ids:
-        match = await db.write(presence.settle_safely)(pk, now)
-        if match is None:
-            continue
-        changed += 1
-        try:
-            await publish_move(match)
-        except Exception:  # stored; sockets re-read a quiet table
-            log.exception("could not publish version %s of match %s", match.version, pk)
-        timers.schedule_after(match)
+        if await timers.settle_presence(pk, now) is not None:
+            changed += 1
     return changed
 
 

@@ -13,6 +13,11 @@ together each make their move in their own task (`games.thinking`): the bots thi
 the database thread, and the moves are written one at a time, so the single database thread
 gets at most one AI move at a time and people's moves interleave with the AI's instead of
 waiting behind a burst of them (measured: docs/performance.md).
+
+Presence has one timer of its own (`check_presence_after`): a table socket of a room's match that
+closed cleanly has its process look at that match again as soon as the reload grace is over, so the
+others see a closed page away (and its robot) then, not at the next regular check. It is a reminder
+too: the regular check (`games.sweeper.presence_forever`) in every process remains the truth.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
-from . import thinking
+from . import db, presence, thinking
 from .models import Match
 from .publishing import publish_move
 
@@ -59,6 +64,32 @@ def schedule(match_pk: int, version: int, deadline: datetime | None) -> None:
     _timers[match_pk] = (version, loop.call_later(delay, _fire, match_pk, version, deadline))
 
 
+def check_presence_after(match_pk: int, delay: float) -> None:
+    """Make the presence changes due in a room's match in `delay` seconds (a socket of it closed cleanly)."""
+    if not enabled():
+        return
+    asyncio.get_running_loop().call_later(delay, _start, settle_presence, match_pk)
+
+
+def _start(play, *args) -> None:
+    task = asyncio.get_running_loop().create_task(play(*args))
+    _playing.add(task)
+    task.add_done_callback(_playing.discard)
+
+
+async def settle_presence(match_pk: int, now: datetime | None = None) -> Match | None:
+    """Make the presence changes due in one match (`presence.settle`), publish them and time the new deadline."""
+    match = await db.write(presence.settle_safely)(match_pk, now)
+    if match is None:
+        return None
+    try:
+        await publish_move(match)
+    except Exception:  # stored; sockets re-read a quiet table
+        log.exception("could not publish version %s of match %s", match.version, match_pk)
+    schedule_after(match)
+    return match
+
+
 def schedule_after(match: Match) -> None:
     """Time the match's next deadline, as just stored (an ended match has none)."""
     deadline = match.deadline if match.status == Match.Status.ACTIVE else None
@@ -75,9 +106,7 @@ def _fire(match_pk: int, version: int, deadline: datetime) -> None:
         del _timers[match_pk]
     # Its own task: a bot thinking here never delays another match's timer (games.thinking
     # writes the moves one at a time).
-    task = asyncio.get_running_loop().create_task(_play_fired(match_pk, version, deadline))
-    _playing.add(task)
-    task.add_done_callback(_playing.discard)
+    _start(_play_fired, match_pk, version, deadline)
 
 
 async def _play_fired(match_pk: int, version: int, deadline: datetime) -> None:

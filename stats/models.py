@@ -170,3 +170,39 @@ class RankPointTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.period} {self.starts_on}: {self.points}"
+
+
+class BoardTally(models.Model):
+    """How many listed players a leaderboard has at a points value, as signed changes: the positions' truth.
+
+    A board is a period (`period`, `starts_on`) for everyone (`country` "") or for one country. Every
+    change of a listed total moves its player on the boards it is on: -1 at the points it had, +1 at
+    the points it has, written in the same transaction as the total. Those rows are only ever
+    inserted, so settlements running at once never wait on one another here nor deadlock. Summed per
+    points value, a board's rows are its points distribution exactly as the totals stand in the same
+    snapshot (stats.selectors: a position is one more than the players above). Now and then
+    `stats.services.fold_tallies` adds a board's inserted rows into its `folded` ones (one per points
+    value) and deletes them, so a read sums few rows.
+    """
+
+    period = models.CharField(max_length=5, choices=RankPointTotal.Period.choices)
+    starts_on = models.DateField()
+    country = models.CharField(max_length=2, blank=True)  # "": the whole board
+    points = models.PositiveIntegerField()
+    players = models.IntegerField()  # a change (+1, -1), or the sum of the changes folded into it
+    folded = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = _("leaderboard tally")
+        verbose_name_plural = _("leaderboard tallies")
+        indexes = [models.Index(fields=["period", "starts_on", "country", "points"], name="stats_tally_board")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["period", "starts_on", "country", "points"],
+                condition=models.Q(folded=True),
+                name="stats_tally_folded_once",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.period} {self.starts_on} {self.country or '*'}: {self.players:+} at {self.points}"

@@ -1,16 +1,17 @@
-"""stats answers accounts' hooks: personal data (export; deletion is by cascade), the profile's
-copy on the leaderboards, and the statistics section of a public profile."""
+"""stats answers accounts' hooks: personal data (export; deletion is by cascade, after the player left
+the leaderboards' tallies), the profile's copy on the leaderboards, and the statistics section of a
+public profile."""
 
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_delete
 from django.dispatch import receiver
 from django.template.loader import render_to_string
 
-from accounts.models import Profile
+from accounts.models import Profile, User
 from accounts.signals import personal_data_requested, profile_sections_requested
 
 from . import selectors
 from .models import EarnedAchievement, PlayerStats, RankPointAward
-from .services import copy_profile_to_boards
+from .services import copy_profile_to_boards, forget_on_boards
 
 
 @receiver(personal_data_requested, dispatch_uid="stats_personal_data")
@@ -37,6 +38,13 @@ def export_rank_points(sender, user, **kwargs):
 def copy_profile(sender, instance, **kwargs):
     # Every save (the profile page, the admin, a script): the boards keep a copy of these two.
     copy_profile_to_boards(instance.user_id, listed=instance.public_stats, country=str(instance.country.code or ""))
+
+
+@receiver(pre_delete, sender=User, dispatch_uid="stats_user_deleted")
+def leave_boards(sender, instance, **kwargs):
+    # Any deletion (the account's own, the admin's, a script's): its totals go by cascade, so the
+    # boards' tallies must drop the player first, in the same transaction.
+    forget_on_boards(instance.pk)
 
 
 @receiver(profile_sections_requested, dispatch_uid="stats_profile_section")

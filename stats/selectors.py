@@ -1,7 +1,9 @@
 """Reads of stats: a player's statistics page, achievements with progress, and leaderboard pages.
 
-Leaderboards read only `RankPointTotal` (one row per player and period, kept by the services), so a
-page is a fixed number of index-range queries whatever the number of players.
+Leaderboards read only `RankPointTotal` (one row per player and period) and `BoardTally` (how many
+listed players each board has at each points value), both kept by the services in the same
+transaction, so a page is a fixed number of index ranges whatever the number of players, read in one
+statement: its positions and its points always agree (issue 28 item 7).
 """
 
 from __future__ import annotations
@@ -9,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
-from django.db.models import Count
+from django.db import connection
 from django.db.models.functions import TruncDate
 from django.urls import reverse
 from django.utils import timezone
@@ -23,11 +24,18 @@ from django_countries import countries
 from . import achievements as rules
 from .charts import line_chart, sample
 from .facts import MODES
-from .models import Achievement, CountedMatch, EarnedAchievement, PlayerStats, RankPointAward, RankPointTotal
-from .services import period_starts
+from .models import (
+    Achievement,
+    BoardTally,
+    CountedMatch,
+    EarnedAchievement,
+    PlayerStats,
+    RankPointAward,
+    RankPointTotal,
+)
+from .services import FOLD_ABOVE, fold_tallies_safely, period_starts
 
 PAGE_SIZE = 25
-DISTRIBUTION_SECONDS = 60
 LEADERBOARD_PERIODS = ("all", "week", "month")
 
 
@@ -189,44 +197,107 @@ class BoardRow:
     on_page: bool = False
 
 
-def _board(period: str, country: str):
-    starts_on = period_starts(timezone.localdate())[period]
-    rows = RankPointTotal.objects.filter(period=period, starts_on=starts_on)
-    if country:
-        rows = rows.filter(country=country)
-    return rows
+# A board in one statement (PostgreSQL and SQLite alike), so its positions and its points are one read:
+# a single statement sees one snapshot even while matches are being settled (issue 28 item 7).
+#
+# `sums`: the board's points distribution from its tallies (one folded row per points value, ~1,500 for
+# 100,000 players, plus the changes not folded yet), added up in the database. `start`: how many players
+# it lists and where its row number `offset` (from 0) falls: the first value whose running count passes
+# it, the players above and at that value (no value passes it: the page is past the end, and the top row
+# comes back to say so). `page`: the rows from there, an index range that skips only the players tied at
+# that value above the page. `own`: the viewer's row and the listed players above it.
+_BOARD_SQL = """
+WITH sums AS (
+    SELECT points, CAST(SUM(players) AS INTEGER) AS players, SUM(CASE WHEN folded THEN 0 ELSE 1 END) AS waiting
+    FROM {tally} WHERE period = %(period)s AND starts_on = %(starts_on)s AND country = %(country)s
+    GROUP BY points
+), running AS (
+    SELECT points, players, SUM(players) OVER (ORDER BY points DESC) AS upto,
+           SUM(players) OVER () AS total, SUM(waiting) OVER () AS waiting
+    FROM sums
+), start AS (
+    SELECT points, players, upto, total, waiting FROM running ORDER BY upto > %(offset)s DESC, points DESC LIMIT 1
+), page AS (
+    SELECT user_id, points, country FROM {total}
+    WHERE period = %(period)s AND starts_on = %(starts_on)s {in_country} AND listed AND points > 0
+        AND points <= (SELECT points FROM start WHERE upto > %(offset)s)
+    ORDER BY points DESC, user_id
+    LIMIT %(limit)s OFFSET COALESCE((SELECT %(offset)s - (upto - players) FROM start WHERE upto > %(offset)s), 0)
+), own AS (
+    SELECT points, country, listed,
+           (SELECT COALESCE(SUM(players), 0) FROM sums WHERE sums.points > mine.points) AS above
+    FROM {total} AS mine
+    WHERE period = %(period)s AND starts_on = %(starts_on)s {in_country} AND user_id = %(viewer)s AND points > 0
+)
+SELECT 'start', CAST(NULL AS INTEGER), points, '', upto - players, players, total, waiting, upto FROM start
+UNION ALL SELECT 'row', user_id, points, country, 0, 0, 0, 0, 0 FROM page
+UNION ALL SELECT 'own', CASE WHEN listed THEN 1 ELSE 0 END, points, country, above, 0, 0, 0, 0 FROM own
+"""
 
 
-def _distribution(period: str, country: str, listed) -> list[tuple[int, int]]:
-    """[(points, how many listed players have exactly that many)], most points first.
+@dataclass
+class Start:
+    """Where a page starts on a board, read from its tallies: the competition ranking's arithmetic."""
 
-    Counting 100,000 rows costs ~50 ms on a busy small machine, so this is read once a minute per
-    board and kept in the cache: the number of distinct point values is small (hundreds), and every
-    position, the number of pages and where a page starts are sums over it. The rows shown are live.
-    """
-    key = f"stats:board:{period}:{period_starts(timezone.localdate())[period]}:{country or '-'}"
-    cached = cache.get(key)
-    if cached is None:
-        cached = list(listed.order_by("-points").values_list("points").annotate(players=Count("id")))
-        cache.set(key, cached, DISTRIBUTION_SECONDS)
-    return cached
+    total: int  # listed players on the board
+    waiting: int  # tally changes not folded yet (a read folds them past FOLD_ABOVE)
+    points: int | None  # the points of the page's first row (None: the page is past the end)
+    above: int = 0  # players with more points than that
+    tied: int = 0  # players with exactly that many (some may be on the page before)
 
-
-def _position(distribution: list[tuple[int, int]], points: int) -> int:
-    """Competition ranking: one more than the players with more points (ties share a position)."""
-    return _positions(distribution, [points])[points]
+    def position(self, points: int, page_points: list[int]) -> int:
+        """The position of a row of this page with `points`: one more than the players with more. Every
+        player between it and the page's first value is on the page (`page_points`, most first)."""
+        if points == self.points:
+            return self.above + 1
+        return self.above + self.tied + 1 + sum(1 for p in page_points if points < p < self.points)
 
 
-def _positions(distribution: list[tuple[int, int]], points: list[int]) -> dict[int, int]:
-    """{points: position} for several values in one pass over the distribution (most points first)."""
-    wanted = sorted(set(points), reverse=True)
-    found, above, i = {}, 0, 0
-    for value in wanted:
-        while i < len(distribution) and distribution[i][0] > value:
-            above += distribution[i][1]
-            i += 1
-        found[value] = above + 1
-    return found
+@dataclass
+class Read:
+    """What `_read` found: where the page starts, its rows (user, points, country) and the viewer's
+    (points, country, listed, players above) if they are on the board."""
+
+    start: Start
+    entries: list[tuple[int, int, str]]
+    own: tuple[int, str, bool, int] | None
+
+
+def _read(period: str, country: str, offset: int, limit: int, viewer_pk: int | None) -> Read:
+    """A board's page and the viewer's row, positions and points in one snapshot (one statement)."""
+    sql = _BOARD_SQL.format(
+        tally=BoardTally._meta.db_table,
+        total=RankPointTotal._meta.db_table,
+        in_country="AND country = %(country)s" if country else "",
+    )
+    params = {
+        "period": period,
+        "starts_on": period_starts(timezone.localdate())[period],
+        "country": country,
+        "offset": offset,
+        "limit": limit,
+        "viewer": viewer_pk,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    start, entries, own = Start(0, 0, None), [], None
+    for kind, number, points, row_country, a, b, total, waiting, upto in found:
+        if kind == "start":
+            crossed = int(upto) > offset
+            start = Start(int(total), int(waiting), points if crossed else None, int(a), int(b))
+        elif kind == "row":
+            entries.append((number, points, row_country))
+        else:
+            own = (points, row_country, bool(number), int(a))
+    entries.sort(key=lambda entry: (-entry[1], entry[0]))
+    return Read(start, entries if start.points is not None else [], own)
+
+
+def _fold_if_due(period: str, country: str, start: Start) -> None:
+    """After a read: fold a board's tallies once many changes wait."""
+    if start.waiting > FOLD_ABOVE:
+        fold_tallies_safely(period, period_starts(timezone.localdate())[period], country)
 
 
 def parse_page(raw) -> int:
@@ -249,43 +320,42 @@ def parse_country(raw) -> str:
 def leaderboard(period: str, *, country: str = "", page: int = 1, viewer=None) -> dict:
     """One page of a leaderboard, ties sharing a position, and the viewer's own position.
 
-    Four queries at most whatever the page and the number of players: the board's points
-    distribution (once a minute, cached), the page's rows from an index, their players, and the
-    viewer's own row.
+    Two queries whatever the page and the number of players: the board (its tallies, the page's rows
+    from an index and the viewer's own row, in one statement: positions and points always agree), and
+    the page's players (names and avatars).
     """
     if period not in LEADERBOARD_PERIODS:
         raise BadLeaderboardRequest(_("There is no such leaderboard."))
-    board = _board(period, country)
-    listed = board.filter(listed=True, points__gt=0)
-    distribution = _distribution(period, country, listed)
-    total = sum(players for _points, players in distribution)
-    pages = max(1, -(-total // PAGE_SIZE))
+    signed_in = viewer is not None and getattr(viewer, "is_authenticated", False)
+    offset = (page - 1) * PAGE_SIZE
+    read = _read(period, country, offset, PAGE_SIZE, viewer.pk if signed_in else None)
+    _fold_if_due(period, country, read.start)
+    pages = max(1, -(-read.start.total // PAGE_SIZE))
     if page > pages:
         raise BadLeaderboardRequest(
             _("There is no page %(page)s: this leaderboard has %(pages)s.") % {"page": page, "pages": pages}
         )
-    rows = _rows(listed, distribution, (page - 1) * PAGE_SIZE, PAGE_SIZE, viewer)
+    rows = _rows(read, viewer)
     mine = None
-    if viewer is not None and getattr(viewer, "is_authenticated", False):
-        own = board.filter(user_id=viewer.pk, points__gt=0).first()
-        if own is not None:
-            # Your own position counts the listed players above you, even while you are hidden.
-            mine = BoardRow(
-                _position(distribution, own.points),
-                viewer.pk,
-                viewer.username,
-                own.country,
-                own.points,
-                me=True,
-                listed=own.listed,
-                on_page=any(r.me for r in rows),
-            )
+    if read.own is not None:
+        # Your own position counts the listed players above you, even while you are hidden.
+        points, own_country, own_listed, players_above = read.own
+        mine = BoardRow(
+            players_above + 1,
+            viewer.pk,
+            viewer.username,
+            own_country,
+            points,
+            me=True,
+            listed=own_listed,
+            on_page=any(r.me for r in rows),
+        )
     return {
         "period": period,
         "country": country,
         "page": page,
         "pages": pages,
-        "total": total,
+        "total": read.start.total,
         "rows": rows,
         "mine": mine,
         "has_previous": page > 1,
@@ -293,41 +363,26 @@ def leaderboard(period: str, *, country: str = "", page: int = 1, viewer=None) -
     }
 
 
-def _rows(listed, distribution, offset: int, limit: int, viewer) -> list[BoardRow]:
-    """`limit` rows from `offset` of the listed board, each with its position.
-
-    The distribution says which points value the offset falls in, so the query starts there (an
-    index range) and skips only the players tied at that value above the page, never the whole
-    board above it.
-    """
-    above, ceiling, skip = 0, None, offset
-    for value, players in distribution:
-        if above + players > offset:
-            ceiling, skip = value, offset - above
-            break
-        above += players
-    rows_from = listed if ceiling is None else listed.filter(points__lte=ceiling)
-    entries = list(
-        rows_from.order_by("-points", "user_id").values_list("user_id", "points", "country")[skip : skip + limit]
-    )
+def _rows(read: Read, viewer) -> list[BoardRow]:
+    """The page's rows with their players' names and avatars, each with its position."""
     users = {
         u.pk: u
         for u in get_user_model()
-        .objects.filter(pk__in=[user_id for user_id, _p, _c in entries])
+        .objects.filter(pk__in=[user_id for user_id, _p, _c in read.entries])
         .select_related("profile")
         .only("username", "profile__avatar")
     }
     me = getattr(viewer, "pk", None)
-    positions = _positions(distribution, [points for _u, points, _c in entries])
+    page_points = [points for _u, points, _c in read.entries]
     rows = []
-    for user_id, points, country in entries:
+    for user_id, points, country in read.entries:
         user = users.get(user_id)
         if user is None:
             continue  # deleted between the two reads
         profile = getattr(user, "profile", None)
         rows.append(
             BoardRow(
-                positions[points],
+                read.start.position(points, page_points),
                 user_id,
                 user.username,
                 country,
@@ -340,9 +395,10 @@ def _rows(listed, distribution, offset: int, limit: int, viewer) -> list[BoardRo
 
 
 def top_of_leaderboard(limit: int = 5) -> list[dict]:
-    """The home page's top of the all-time leaderboard: [{"position", "name", "url", "points"}] (one query)."""
-    listed = _board("all", "").filter(listed=True, points__gt=0)
-    distribution = _distribution("all", "", listed)
+    """The home page's top of the all-time leaderboard: [{"position", "name", "url", "points"}] (two
+    queries: the board, its players)."""
+    read = _read("all", "", 0, limit, None)
+    _fold_if_due("all", "", read.start)
     return [
         {
             "position": r.position,
@@ -350,7 +406,7 @@ def top_of_leaderboard(limit: int = 5) -> list[dict]:
             "url": reverse("accounts:public_profile", args=[r.name]),
             "points": r.points,
         }
-        for r in _rows(listed, distribution, 0, limit, None)
+        for r in _rows(read, None)
     ]
 
 

@@ -1,17 +1,23 @@
-"""Writes of stats: rank points (and the leaderboards' totals), counting a finished match, achievements.
+"""Writes of stats: rank points (and the leaderboards' totals and tallies), counting a finished match,
+achievements.
 
 Everything here runs inside the caller's transaction (the one that settles a match), so a match is
 counted with its rewards or not at all. Rows of several players are always locked in the order of
 their user ids: two matches finishing at once with the same players then never deadlock.
+
+Every change of a listed player's total (an award, the profile's switch or country, a deletion) moves
+that player on the leaderboards' tallies (`BoardTally`) in the same transaction, so a board's positions
+are always read in step with its points (issue 28 item 7).
 """
 
 from __future__ import annotations
 
 import datetime
+import logging
 from collections.abc import Callable, Iterable
 
-from django.db import IntegrityError, transaction
-from django.db.models import F, Sum
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Case, Count, F, Sum, When
 from django.utils import timezone
 
 from accounts.models import Profile
@@ -19,8 +25,17 @@ from shop import wallet
 
 from . import achievements
 from .facts import MatchRecord, add_counters, match_counters, next_streaks
-from .models import Achievement, CountedMatch, EarnedAchievement, PlayerStats, RankPointAward, RankPointTotal
+from .models import (
+    Achievement,
+    BoardTally,
+    CountedMatch,
+    EarnedAchievement,
+    PlayerStats,
+    RankPointAward,
+    RankPointTotal,
+)
 
+log = logging.getLogger(__name__)
 ALL_TIME_START = datetime.date(2000, 1, 1)
 
 
@@ -56,23 +71,166 @@ def award_rank_points(user, points: int, *, reason: str, reference: str) -> bool
 
 def _add_to_totals(user_id: int, points: int, day: datetime.date) -> None:
     listed, country = _board_copy(user_id)
-    for period, starts_on in period_starts(day).items():
-        total, created = RankPointTotal.objects.get_or_create(
-            user_id=user_id,
-            period=period,
-            starts_on=starts_on,
-            defaults={"points": points, "listed": listed, "country": country},
-        )
-        if not created:
-            RankPointTotal.objects.filter(pk=total.pk).update(points=F("points") + points)
+    moves = []
+    with transaction.atomic():
+        for period, starts_on in period_starts(day).items():
+            # Locked, so the points it had are the ones the tallies count (another award may be adding).
+            total, created = RankPointTotal.objects.select_for_update().get_or_create(
+                user_id=user_id,
+                period=period,
+                starts_on=starts_on,
+                defaults={"points": points, "listed": listed, "country": country},
+            )
+            before = 0 if created else total.points
+            if not created:
+                RankPointTotal.objects.filter(pk=total.pk).update(points=F("points") + points)
+            if total.listed:
+                moves += _tally_moves(period, starts_on, total.country, before, before + points)
+        BoardTally.objects.bulk_create(moves)
+
+
+def _tally_moves(period: str, starts_on: datetime.date, country: str, before: int, after: int) -> list[BoardTally]:
+    """The tally rows of one listed player going from `before` to `after` points (0: off the board),
+    on the whole board and on their country's."""
+    moves = []
+    for board in ("", country) if country else ("",):
+        if before > 0:
+            moves.append(BoardTally(period=period, starts_on=starts_on, country=board, points=before, players=-1))
+        if after > 0:
+            moves.append(BoardTally(period=period, starts_on=starts_on, country=board, points=after, players=1))
+    return moves
 
 
 def rank_points(user) -> int:
     return RankPointAward.objects.filter(user=user).aggregate(total=Sum("points"))["total"] or 0
 
 
+def _locked_totals(user_id: int):
+    """A player's totals, locked in the order an award locks them (all time, week, month), so a profile
+    saved while the player's match is settled waits for it instead of deadlocking with it."""
+    order = Case(
+        When(period=RankPointTotal.Period.ALL, then=0), When(period=RankPointTotal.Period.WEEK, then=1), default=2
+    )
+    return RankPointTotal.objects.select_for_update().filter(user_id=user_id).order_by(order, "starts_on")
+
+
 def copy_profile_to_boards(user_id: int, *, listed: bool, country: str) -> None:
-    RankPointTotal.objects.filter(user_id=user_id).update(listed=listed, country=country)
+    """The profile's switch and country, copied to the player's totals: they leave the boards they were
+    on and join the new ones, on the tallies too."""
+    with transaction.atomic():
+        totals = [t for t in _locked_totals(user_id) if (t.listed, t.country) != (listed, country)]
+        if not totals:
+            return
+        moves = []
+        for total in totals:
+            if total.listed:
+                moves += _tally_moves(total.period, total.starts_on, total.country, total.points, 0)
+            if listed:
+                moves += _tally_moves(total.period, total.starts_on, country, 0, total.points)
+        BoardTally.objects.bulk_create(moves)
+        RankPointTotal.objects.filter(pk__in=[t.pk for t in totals]).update(listed=listed, country=country)
+
+
+def forget_on_boards(user_id: int) -> None:
+    """An account being deleted leaves every board (its totals go with it, by cascade)."""
+    with transaction.atomic():
+        BoardTally.objects.bulk_create(
+            move
+            for total in _locked_totals(user_id)
+            if total.listed
+            for move in _tally_moves(total.period, total.starts_on, total.country, total.points, 0)
+        )
+
+
+# A read folds a board once it finds this many changes waiting (each adds a row to every read of the
+# board until folded; a fold of this many costs ~10 ms: docs/performance.md).
+FOLD_ABOVE = 1000
+# pg_try_advisory_xact_lock(namespace, board): one fold per board at a time, the others skip theirs.
+_FOLD_LOCK_NAMESPACE = 28_007
+
+_FOLD_SQL = """
+WITH gone AS (
+    DELETE FROM {table} WHERE period = %(period)s AND starts_on = %(starts_on)s AND country = %(country)s
+    AND NOT folded RETURNING points, players
+)
+INSERT INTO {table} (period, starts_on, country, points, players, folded)
+SELECT %(period)s, %(starts_on)s, %(country)s, points, SUM(players), true FROM gone GROUP BY points ORDER BY points
+ON CONFLICT (period, starts_on, country, points) WHERE folded
+DO UPDATE SET players = {table}.players + EXCLUDED.players
+"""
+
+
+def fold_tallies(period: str, starts_on: datetime.date, country: str) -> bool:
+    """Add one board's waiting changes into its folded rows (one per points value) and delete them.
+
+    Exact while awards run: PostgreSQL deletes and adds up the same rows in one statement, and a change
+    inserted meanwhile is not among them; SQLite has one writer at a time. Either way every change is
+    counted once, before or after the fold, in any snapshot. Returns False if another fold of the board
+    was under way (it does the work).
+    """
+    board = {"period": period, "starts_on": starts_on, "country": country}
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))",
+                    [_FOLD_LOCK_NAMESPACE, f"{period}:{starts_on}:{country}"],
+                )
+                if not cursor.fetchone()[0]:
+                    return False
+                cursor.execute(_FOLD_SQL.format(table=BoardTally._meta.db_table), board)
+            return True
+        waiting = list(BoardTally.objects.filter(**board, folded=False).values_list("pk", "points", "players"))
+        sums: dict[int, int] = {}
+        for _pk, points, players in waiting:
+            sums[points] = sums.get(points, 0) + players
+        folded = {t.points: t for t in BoardTally.objects.filter(**board, folded=True, points__in=list(sums))}
+        for points, players in sums.items():
+            if points in folded:
+                folded[points].players += players
+        BoardTally.objects.bulk_update(folded.values(), ["players"], batch_size=500)
+        BoardTally.objects.bulk_create(
+            BoardTally(**board, points=points, players=players, folded=True)
+            for points, players in sums.items()
+            if points not in folded
+        )
+        pks = [pk for pk, _points, _players in waiting]
+        for first in range(0, len(pks), 500):
+            BoardTally.objects.filter(pk__in=pks[first : first + 500]).delete()
+    return True
+
+
+def fold_tallies_safely(period: str, starts_on: datetime.date, country: str) -> None:
+    """`fold_tallies` for a reader: a failure costs nothing but a slower read, until the next fold."""
+    try:
+        fold_tallies(period, starts_on, country)
+    except Exception:
+        log.exception("could not fold the tallies of %s %s %s", period, starts_on, country or "*")
+
+
+def rebuild_board_tallies() -> int:
+    """Count the tallies again from the totals (after a bulk load or a rebuild, or to repair); returns the rows."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            # Awards wait meanwhile: one changing a total after the count would be counted twice or never.
+            with connection.cursor() as cursor:
+                cursor.execute(f"LOCK TABLE {RankPointTotal._meta.db_table} IN SHARE MODE")
+        BoardTally.objects.all().delete()
+        listed = RankPointTotal.objects.filter(listed=True, points__gt=0).order_by()
+        rows = [
+            BoardTally(period=period, starts_on=starts_on, country="", points=points, players=players, folded=True)
+            for period, starts_on, points, players in listed.values_list("period", "starts_on", "points").annotate(
+                Count("pk")
+            )
+        ]
+        rows += [
+            BoardTally(period=period, starts_on=starts_on, country=country, points=points, players=players, folded=True)
+            for period, starts_on, country, points, players in listed.exclude(country="")
+            .values_list("period", "starts_on", "country", "points")
+            .annotate(Count("pk"))
+        ]
+        BoardTally.objects.bulk_create(rows, batch_size=5000)
+    return len(rows)
 
 
 def count_matches(records: Iterable[MatchRecord]) -> list[EarnedAchievement]:
@@ -243,4 +401,5 @@ def rebuild_rank_point_totals() -> int:
             ),
             batch_size=5000,
         )
+        rebuild_board_tallies()
     return len(sums)

@@ -202,8 +202,11 @@ GAMES_ABANDON_AFTER_MISSED_TURNS = int(os.environ.get("GAMES_ABANDON_AFTER_MISSE
 GAMES_PRESENCE_HEARTBEAT_S = float(os.environ.get("GAMES_PRESENCE_HEARTBEAT_S", "8"))
 GAMES_PRESENCE_STALE_S = float(os.environ.get("GAMES_PRESENCE_STALE_S", "25"))
 GAMES_PRESENCE_CHECK_S = float(os.environ.get("GAMES_PRESENCE_CHECK_S", "2"))
-# A closed socket keeps its seat present this long (a reload is not "away").
+# A cleanly closed socket keeps its seat present this long (a reload is not "away"); after that its
+# seat is away (its process checks it then) and a robot takes it ROBOT_AFTER_CLOSE_S later (0: at
+# once): a closed page is not coming back by itself, unlike a silent socket (ROBOT_AFTER_AWAY_S).
 GAMES_PRESENCE_RELOAD_S = float(os.environ.get("GAMES_PRESENCE_RELOAD_S", "3"))
+GAMES_ROBOT_AFTER_CLOSE_S = float(os.environ.get("GAMES_ROBOT_AFTER_CLOSE_S", "0"))
 GAMES_ROBOT_AFTER_AWAY_S = float(os.environ.get("GAMES_ROBOT_AFTER_AWAY_S", "15"))
 GAMES_LEAVE_AFTER_AWAY_S = float(os.environ.get("GAMES_LEAVE_AFTER_AWAY_S", "180"))
 GAMES_ROBOT_LEVEL = os.environ.get("GAMES_ROBOT_LEVEL", "medium")

@@ -1,7 +1,10 @@
-"""Presence at a room's table across two real daphne processes: the process holding one person's socket
-is killed (SIGKILL, no clean close), and with the default heartbeat and staleness the other process
-counts that person away within 30 s, shows it to the other seat, hands the seat to a robot, and the
-person takes it back by reconnecting to the surviving process (issue 11 item 7)."""
+"""Presence at a room's table across two real daphne processes.
+
+The process holding one person's socket is killed (SIGKILL, no clean close), and with the default
+heartbeat and staleness the other process counts that person away within 30 s, shows it to the other
+seat, hands the seat to a robot, and the person takes it back by reconnecting to the surviving process
+(issue 11 item 7). A person who closes the page (a clean close) is seen away within 5 s and the robot
+plays their turn within 10 s, with every threshold as shipped (issue 28 item 8)."""
 
 import os
 import re
@@ -14,6 +17,7 @@ from django.test import Client
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from games import engine
 from games.models import Match, MatchEvent, SocketPresence
 from shop import wallet
 from tests.support.live_server import LiveDaphne
@@ -38,6 +42,7 @@ class Reader(threading.Thread):
         self.url = f"{server.ws_url}/ws/match/{match.public_id}/"
         self.headers = {"Origin": server.url, "Cookie": cookie, "Accept-Language": "en"}
         self.frames: list[str] = []
+        self.received: list[float] = []  # time.monotonic() of each frame
         self.stop = threading.Event()
 
     def run(self):
@@ -49,6 +54,7 @@ class Reader(threading.Thread):
                     continue
                 except ConnectionClosed:
                     return
+                self.received.append(time.monotonic())
                 self.frames.append(frame)
                 offered = OFFERED.search(frame)
                 if self.autoplay and offered:
@@ -60,6 +66,13 @@ class Reader(threading.Thread):
             found = re.search(rf'data-seat="{seat}">.*?data-presence="([a-z]+)"', frame, re.S)
             if found:
                 return found.group(1)
+        return None
+
+    def first_shown(self, pattern: str) -> float | None:
+        """When the first frame matching `pattern` arrived (time.monotonic()), or None."""
+        for frame, at in zip(list(self.frames), list(self.received), strict=False):
+            if re.search(pattern, frame, re.S):
+                return at
         return None
 
     def shows(self, pattern: str) -> bool:
@@ -119,6 +132,59 @@ def test_a_killed_process_leaves_its_person_away_within_30_s_and_the_return_else
         wait_for(lambda: Match.objects.get(pk=match.pk).robot_seats == [], 10)
         assert Match.objects.get(pk=match.pk).away_since == {}
         wait_for(lambda: bia.presence_of(ana_seat) == "person", 5)
+    finally:
+        for reader in (ana, bia, back):
+            if reader is not None:
+                reader.stop.set()
+        for server in servers:
+            server.stop()
+
+
+def test_a_closed_page_is_seen_away_within_5_s_the_robot_plays_its_turn_within_10_s_and_the_return_is_at_once(
+    transactional_db, django_db_blocker, make_user, settings
+):
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+    settings.GAMES_SOCKET_WATCHDOG_S = 1  # the in-memory layer does not cross processes: re-read often
+    settings.SWEEPER_ENABLED = True  # every threshold, the AI's delay included, as shipped
+    people = []
+    for name in ("Ana", "Bia"):
+        user = make_user(name)
+        wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
+        people.append(user)
+    match = started_room_match(people, arrived=False)  # nobody is away while the sockets open
+    ana_seat = {s.user_id: s.number for s in match.seats.all()}[people[0].pk]
+    servers = [LiveDaphne(django_db_blocker).start() for _ in range(2)]
+    ana = Reader(servers[0], match, cookie_of(people[0]))
+    bia = Reader(servers[1], match, cookie_of(people[1]), autoplay=True)
+    back = None
+    try:
+        ana.start()
+        bia.start()
+        wait_for(lambda: SocketPresence.objects.filter(match=match).count() == 2, 15)
+        wait_for(lambda: bia.presence_of(ana_seat) == "person", 5)
+        everyone_arrived(match)
+        # Bia plays whenever she is offered a move: wait for Ana's turn, then Ana closes her page.
+        wait_for(lambda: ana_seat in engine.seats_to_act(engine.from_json(Match.objects.get(pk=match.pk).state)), 30)
+        ana.stop.set()
+        ana.join(timeout=5)
+        closed_at = time.monotonic()
+
+        wait_for(lambda: bia.first_shown(rf'data-seat="{ana_seat}">.*?data-presence="(?:away|robot)"'), 10)
+        away_after = bia.first_shown(rf'data-seat="{ana_seat}">.*?data-presence="(?:away|robot)"') - closed_at
+        wait_for(lambda: MatchEvent.objects.filter(match=match, actor="robot", seat=ana_seat).exists(), 20)
+        robot_after = time.monotonic() - closed_at
+        print(f"away seen by the other {away_after:.1f} s after the close; the robot's move {robot_after:.1f} s after")
+        assert away_after <= 5, away_after
+        assert robot_after <= 10, robot_after
+        assert not MatchEvent.objects.filter(match=match, actor="clock").exists()
+
+        back = Reader(servers[1], match, cookie_of(people[0]))  # the page opened again, on the other process
+        opened_at = time.monotonic()
+        back.start()
+        wait_for(lambda: Match.objects.get(pk=match.pk).robot_seats == [], 5, step=0.02)
+        back_after = time.monotonic() - opened_at
+        print(f"the seat back {back_after:.2f} s after the page opened again")
+        assert back_after <= 1, back_after
     finally:
         for reader in (ana, bia, back):
             if reader is not None:

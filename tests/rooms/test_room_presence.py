@@ -4,8 +4,12 @@ robot plays the seat at the AI's speed, the person takes it back by reconnecting
 
 Presence is driven here by one pass of each process's loop (`sweeper.presence_once`), with the
 thresholds shortened; tests/live/test_presence_across_processes.py runs the real loops in two daphne
-processes with the real thresholds."""
+processes with the real thresholds. A closed page against a silent socket (issue 28 item 8): with the
+shipped thresholds, the loop simulated in controlled time (`run_the_loop`), and over real sockets with
+the real loops (`running_loops`)."""
 
+import asyncio
+import contextlib
 import json
 import re
 import time
@@ -34,10 +38,12 @@ def call(func, *args, **kwargs):
 
 @pytest.fixture
 def quick_presence(settings, fast_ai):
-    """Away at once on a clean close, a robot 1.5 s later; the loops are driven by the test."""
+    """Away at once on a clean close, a robot 1.5 s later; the loops are driven by the test (the closed
+    socket's own follow-up check runs on the event loop's timer)."""
     settings.SWEEPER_ENABLED = False
     settings.GAMES_PRESENCE_RELOAD_S = 0
     settings.GAMES_ROBOT_AFTER_AWAY_S = 1.5
+    settings.GAMES_ROBOT_AFTER_CLOSE_S = 1.5
     settings.GAMES_LEAVE_AFTER_AWAY_S = 60
 
 
@@ -97,8 +103,9 @@ async def test_a_dropped_player_shows_away_then_a_robot_plays_then_the_return_ta
     assert await call(lambda: SocketPresence.objects.filter(match=match).count()) == 2
 
     await gone.disconnect()
-    assert await sweeper.presence_once() == 1
-    away = frames_text(await drain(watcher))
+    # The closed socket's process looks again once the reload grace is over (here at once).
+    away, _seconds = await wait_for_frames(watcher, lambda text: presence_of(text, acting) is not None, timeout=2)
+    away += frames_text(await drain(watcher))
     assert presence_of(away, acting) == "away"
     assert "Robot playing for" not in away
     assert str(acting) in (await call(reload, match)).away_since
@@ -158,6 +165,94 @@ async def test_an_action_for_a_seat_the_robot_holds_is_refused_and_changes_nothi
     assert "A robot is playing your seat" in answer
     assert (await call(reload, match)).version == version
     await comm.disconnect()
+
+
+async def wait_for_frames(comm, condition, timeout: float) -> tuple[str, float]:
+    """Everything `comm` receives until `condition(text so far)` holds: (the text, seconds it took)."""
+    start = time.monotonic()
+    text = ""
+    while not condition(text):
+        left = timeout - (time.monotonic() - start)
+        assert left > 0, f"not within {timeout} s"
+        if not await comm.receive_nothing(timeout=min(0.05, left)):
+            text += (await comm.receive_output()).get("text", "")
+    return text, time.monotonic() - start
+
+
+@contextlib.asynccontextmanager
+async def running_loops(settings):
+    """The process's real loops (sweeper and presence) with the shipped thresholds: the first socket
+    starts them on the test's event loop; they stop before that loop ends."""
+    settings.SWEEPER_ENABLED = True
+    try:
+        yield
+    finally:
+        for task in (sweeper._task, sweeper._presence_task):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        sweeper._task = sweeper._presence_task = None
+        presence.live_sockets.clear()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_closed_socket_is_seen_away_within_5_s_the_robot_moves_within_10_s_and_the_return_is_at_once(
+    person, settings
+):
+    async with running_loops(settings):
+        match, people = await call(room_match, person)
+        acting = engine.seats_to_act(engine.from_json(match.state))[0]
+        gone = await connect(match, await call(session_cookie, people[acting]), ENGLISH)
+        watcher = await connect(match, await call(session_cookie, people[1 - acting]), ENGLISH)
+        await drain(gone)
+        assert presence_of(frames_text(await drain(watcher)), acting) == "person"
+
+        await gone.disconnect()  # the tab closed: the consumer's disconnect runs
+        _text, away_after = await wait_for_frames(
+            watcher, lambda text: presence_of(text, acting) in ("away", "robot"), timeout=5
+        )
+        start = time.monotonic()
+        while not await call(lambda: MatchEvent.objects.filter(match=match, actor="robot", seat=acting).exists()):
+            assert away_after + time.monotonic() - start <= 10, "no robot move within 10 s of the close"
+            await asyncio.sleep(0.05)
+        robot_after = away_after + time.monotonic() - start
+        print(f"away seen {away_after:.2f} s after the close; the robot's move {robot_after:.2f} s after")
+
+        back = await connect(match, await call(session_cookie, people[acting]), ENGLISH)
+        _text, back_after = await wait_for_frames(
+            watcher, lambda text: presence_of(text, acting) == "person", timeout=1
+        )
+        assert back_after <= 1 and (await call(reload, match)).robot_seats == []
+        print(f"the seat back {back_after:.2f} s after the new socket opened")
+        for comm in (back, watcher):
+            await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_reload_within_the_grace_is_never_seen_away(person, settings):
+    async with running_loops(settings):
+        match, people = await call(room_match, person)
+        cookie = await call(session_cookie, people[0])
+        tab = await connect(match, cookie, ENGLISH)
+        watcher = await connect(match, await call(session_cookie, people[1]), ENGLISH)
+        await drain(tab)
+        await drain(watcher)
+        version = (await call(reload, match)).version
+
+        await tab.disconnect()
+        await asyncio.sleep(settings.GAMES_PRESENCE_RELOAD_S - 1)
+        tab = await connect(match, cookie, ENGLISH)
+        # Long enough for the reload grace, the follow-up check and two regular ones to pass.
+        seen = frames_text(
+            await drain(watcher, timeout=settings.GAMES_PRESENCE_RELOAD_S + 2 * settings.GAMES_PRESENCE_CHECK_S)
+        )
+        assert presence_of(seen, 0) in (None, "person")
+        stored = await call(reload, match)
+        assert stored.away_since == {} and stored.robot_seats == [] and stored.version == version
+        for comm in (tab, watcher):
+            await comm.disconnect()
 
 
 # --- presence without process memory ----------------------------------------------------------
@@ -345,3 +440,104 @@ def test_in_a_room_three_missed_turns_are_leaving_and_the_match_goes_on(person, 
     gone = stored.left_seats[0]
     assert Seat.objects.get(match=match, number=gone).left_at is not None
     assert MatchEvent.objects.filter(match=match, data__type="seat_left", data__reason="missed_turns").exists()
+
+
+# --- a closed page: away within 5 s, the robot's move within 10 s (issue 28 item 8) -----------------
+
+
+def run_the_loop(
+    match: Match, closed, settings, *, gone: int, seconds: float = 12
+) -> tuple[float | None, float | None]:
+    """Seconds after `closed` until the check counted seat `gone` away, and until a robot moved for it.
+
+    A process's loop with the shipped thresholds, in its worst phase: the other sockets beat, a
+    check runs every CHECK_S from just before the reload grace ends, and the clock makes the due move
+    at its deadline (as the timers and the sweeper do)."""
+    next_check = settings.GAMES_PRESENCE_RELOAD_S - 0.01
+    away_at = robot_at = None
+    t = 0.0
+    while t <= seconds and robot_at is None:
+        now = closed + timedelta(seconds=t)
+        if t >= next_check:
+            next_check += settings.GAMES_PRESENCE_CHECK_S
+            presence.heartbeat(dict(presence.live_sockets), now)
+            for pk in presence.check_candidates(now):
+                presence.settle(pk, now)
+        stored = reload(match)
+        if away_at is None and str(gone) in stored.away_since:
+            away_at = t
+        if stored.deadline is not None and stored.deadline <= now:
+            play_due_seat(match.pk, now)
+            if MatchEvent.objects.filter(match=match, actor="robot", seat=gone).exists():
+                robot_at = t
+        t = round(t + 0.05, 2)
+    return away_at, robot_at
+
+
+@pytest.mark.django_db
+def test_a_closed_page_is_away_within_5_s_and_the_robot_plays_its_turn_within_10_s(person, settings):
+    match, _people = room_match(person)
+    acting = engine.seats_to_act(engine.from_json(match.state))[0]
+    start = timezone.now()
+    presence.arrive(match.pk, acting, "closing", start)
+    presence.arrive(match.pk, 1 - acting, "staying", start)
+    closed = start + timedelta(seconds=30)
+    presence.heartbeat(dict(presence.live_sockets), closed)
+    presence.depart("closing", closed)  # the tab closed: the consumer's disconnect ran
+
+    away_at, robot_at = run_the_loop(match, closed, settings, gone=acting)
+    presence.live_sockets.clear()
+    assert away_at is not None and away_at <= 5, away_at
+    assert robot_at is not None and robot_at <= 10, (away_at, robot_at)
+    assert not MatchEvent.objects.filter(match=match, actor="clock").exists()
+
+
+@pytest.mark.django_db
+def test_a_page_closed_while_the_others_arrive_is_away_too(person, settings):
+    """ "Nobody is away while arriving" is for browsers on their way; one that came and closed has gone."""
+    match, _people = room_match(person)
+    Match.objects.filter(pk=match.pk).update(created_at=timezone.now())
+    acting = engine.seats_to_act(engine.from_json(match.state))[0]
+    closed = timezone.now() + timedelta(seconds=2)
+    presence.arrive(match.pk, acting, "closing", closed - timedelta(seconds=1))
+    presence.arrive(match.pk, 1 - acting, "staying", closed - timedelta(seconds=1))
+    presence.depart("closing", closed)
+
+    away_at, robot_at = run_the_loop(match, closed, settings, gone=acting)
+    presence.live_sockets.clear()
+    assert away_at is not None and away_at <= 5, away_at
+    assert robot_at is not None and robot_at <= 10, (away_at, robot_at)
+
+
+@pytest.mark.django_db
+def test_a_reload_within_the_grace_keeps_the_seat_and_its_turn(person, settings):
+    match, _people = room_match(person)
+    acting = engine.seats_to_act(engine.from_json(match.state))[0]
+    start = timezone.now()
+    presence.arrive(match.pk, acting, "old tab", start)
+    presence.arrive(match.pk, 1 - acting, "staying", start)
+    presence.depart("old tab", start + timedelta(seconds=1))
+    presence.arrive(match.pk, acting, "reloaded", start + timedelta(seconds=1 + settings.GAMES_PRESENCE_RELOAD_S - 0.5))
+
+    away_at, robot_at = run_the_loop(match, start + timedelta(seconds=1), settings, gone=acting, seconds=30)
+    presence.live_sockets.clear()
+    assert (away_at, robot_at) == (None, None)
+    assert reload(match).version == match.version
+
+
+@pytest.mark.django_db
+def test_a_silent_socket_is_still_away_after_the_staleness_and_robot_played_15_s_later(person, settings):
+    """A process that died or a stalled network closes nothing: only the stale heartbeat shows it."""
+    match, _people = room_match(person)
+    acting = engine.seats_to_act(engine.from_json(match.state))[0]
+    start = timezone.now()
+    presence.arrive(match.pk, acting, "silent", start)
+    presence.arrive(match.pk, 1 - acting, "staying", start)
+    presence.live_sockets.pop("silent")  # nobody refreshes it any more, and nobody closed it
+
+    away_at, robot_at = run_the_loop(match, start, settings, gone=acting, seconds=50)
+    presence.live_sockets.clear()
+    stale, check = settings.GAMES_PRESENCE_STALE_S, settings.GAMES_PRESENCE_CHECK_S
+    assert stale <= away_at <= stale + check, away_at
+    robot_after = settings.GAMES_ROBOT_AFTER_AWAY_S
+    assert away_at + robot_after <= robot_at <= away_at + robot_after + check + 2, (away_at, robot_at)

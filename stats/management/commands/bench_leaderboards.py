@@ -1,6 +1,7 @@
 """Time each leaderboard page as a request renders it (view + queries + template), several runs,
 and print p50/p95 per page with the queries it made, beside a floor (`SELECT 1`) measured in the
-same run and the machine's load (the numbers mean little without it)."""
+same run and the machine's load (the numbers mean little without it); then what the one read pays
+that folds a period's tallies (stats.services.fold_tallies)."""
 
 import os
 import statistics
@@ -8,14 +9,14 @@ import time
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, reset_queries
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
-from stats import selectors
-from stats.models import RankPointTotal
+from stats import selectors, services
+from stats.models import BoardTally, RankPointTotal
 from stats.views import leaderboards
 
 
@@ -82,15 +83,24 @@ class Command(BaseCommand):
                 f"{label:32} p50 {percentile(timings, 50):7.2f} ms  p95 {percentile(timings, 95):7.2f} ms  "
                 f"(mean {statistics.mean(timings):.2f}, queries {sorted(counts)})"
             )
-        # What the one request a minute per board pays that reads the points distribution again.
-        misses = []
+        # What the read pays that finds a period's tallies with more than FOLD_ABOVE rows to sum: the
+        # all-time period folded with that many changes waiting (net zero: -1 and +1 at the same value).
+        starts_on = services.period_starts(timezone.localdate())["all"]
+        values = list(
+            BoardTally.objects.filter(period="all", starts_on=starts_on, country="").values_list("points", flat=True)
+        )[: services.FOLD_ABOVE // 2]
+        folds = []
         for _ in range(max(5, runs // 10)):
-            cache.clear()
+            BoardTally.objects.bulk_create(
+                BoardTally(period="all", starts_on=starts_on, country="", points=points, players=change)
+                for points in values
+                for change in (-1, 1)
+            )
             start = time.perf_counter()
-            selectors.leaderboard("all")
-            misses.append((time.perf_counter() - start) * 1000)
+            services.fold_tallies("all", starts_on, "")
+            folds.append((time.perf_counter() - start) * 1000)
         self.stdout.write(
-            f"{'all time, distribution re-read':32} p50 {percentile(misses, 50):7.2f} ms  "
-            f"p95 {percentile(misses, 95):7.2f} ms  (once a minute per board; selector only)"
+            f"{'all time, tallies folded':32} p50 {percentile(folds, 50):7.2f} ms  "
+            f"p95 {percentile(folds, 95):7.2f} ms  (once per {services.FOLD_ABOVE} changes, by the read finding them)"
         )
         self.stdout.write(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

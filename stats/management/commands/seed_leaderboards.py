@@ -1,5 +1,5 @@
 """A big leaderboard data set for benchmarks: 100,000 players and 5,000,000 rank-point awards by
-default, written by PostgreSQL itself (generate_series), then the leaderboards' totals.
+default, written by PostgreSQL itself (generate_series), then the leaderboards' totals and tallies.
 
 PostgreSQL only, on a database of its own (never production): `--clear` removes what it made.
 """
@@ -7,6 +7,8 @@ PostgreSQL only, on a database of its own (never production): `--clear` removes 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection, transaction
+
+from stats.services import rebuild_board_tallies
 
 PREFIX = "lb"  # every seeded player is called lb<number>
 COUNTRIES = ["BR", "BR", "BR", "PT", "AR", "UY", "US", "PY", "AO", ""]
@@ -34,6 +36,8 @@ class Command(BaseCommand):
                 cursor.execute(f"DELETE FROM {table} WHERE user_id IN ({seeded})", [f"^{PREFIX}[0-9]+$"])
             cursor.execute(f"DELETE FROM accounts_user WHERE id IN ({seeded})", [f"^{PREFIX}[0-9]+$"])
         if clear:
+            # The raw deletes above bypassed the services: count the boards' tallies again.
+            rebuild_board_tallies()
             return
         tz = settings.TIME_ZONE
         with transaction.atomic(), connection.cursor() as cursor:
@@ -49,8 +53,9 @@ class Command(BaseCommand):
             )
             cursor.execute(
                 """
-                INSERT INTO accounts_profile (user_id, country, avatar, public_stats, created_at, updated_at)
-                SELECT id, (%s::text[])[1 + id %% %s], 'avatars/default.svg', id %% 50 <> 0, now(), now()
+                INSERT INTO accounts_profile (user_id, country, avatar, public_stats, table_chat,
+                                              created_at, updated_at)
+                SELECT id, (%s::text[])[1 + id %% %s], 'avatars/default.svg', id %% 50 <> 0, true, now(), now()
                 FROM accounts_user WHERE username ~ %s
                 """,
                 [COUNTRIES, len(COUNTRIES), f"^{PREFIX}[0-9]+$"],
@@ -85,10 +90,18 @@ class Command(BaseCommand):
                     """,
                     {"period": period, "tz": tz},
                 )
+        self.stdout.write("leaderboard tallies...")
+        rebuild_board_tallies()
         with connection.cursor() as cursor:
             # VACUUM too: index-only scans need the visibility map a bulk load leaves empty
             # (autovacuum would get there later).
-            for table in ("accounts_user", "accounts_profile", "stats_rankpointaward", "stats_rankpointtotal"):
+            for table in (
+                "accounts_user",
+                "accounts_profile",
+                "stats_rankpointaward",
+                "stats_rankpointtotal",
+                "stats_boardtally",
+            ):
                 cursor.execute(f"VACUUM ANALYZE {table}")
             cursor.execute("SELECT count(*) FROM stats_rankpointtotal")
             self.stdout.write(f"done: {cursor.fetchone()[0]} leaderboard rows")
