@@ -57,7 +57,8 @@ screenshots: venv ## docs/screenshots/: a small PNG of every page and table stat
 	$(PY) manage.py compile_catalogues
 	rm -f docs/screenshots/*.png
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -m browser -q tests/browser/test_site_browser.py \
-		tests/browser/test_table_layout_browser.py -k "speaks_one_language or control_of_the_table" $(PYTEST_ARGS)
+		tests/browser/test_table_layout_browser.py tests/browser/test_cards_browser.py \
+		-k "speaks_one_language or control_of_the_table or cards_read_at_a_glance" $(PYTEST_ARGS)
 
 messages: venv ## refresh the pt-BR .po catalogues after changing user-facing text (needs gettext)
 	for app in accounts games rooms shop stats; do (cd $$app && ../$(PY) ../manage.py makemessages -l pt_BR); done

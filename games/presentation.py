@@ -37,12 +37,16 @@ SUITS = {"C": "♣", "H": "♥", "S": "♠", "D": "♦"}
 SUIT_NAMES = {"C": _("clubs"), "H": _("hearts"), "S": _("spades"), "D": _("diamonds")}
 
 
-def card_face(code: str | None) -> dict | None:
-    """What a template needs to draw a face-up card (rank, suit symbol, colour, accessible label)."""
+def card_face(code: str | None, *, manilha: bool = False) -> dict | None:
+    """What a template needs to draw a face-up card (rank, suit symbol, colour, accessible label); `manilha`
+    marks a card that is a manilha of the hand in play (the key is there only then)."""
     if not code:
         return None
     # A copy: the caller owns its dict. The label's translation is what costs, once per card and language.
-    return dict(_card_face(code, get_language()))
+    face = dict(_card_face(code, get_language()))
+    if manilha:
+        face["manilha"] = True
+    return face
 
 
 @lru_cache(maxsize=1024)

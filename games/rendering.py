@@ -176,11 +176,11 @@ def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
     plays, previous = view["trick"], False
     if not plays and view["rounds"]:
         plays, previous = view["rounds"][-1]["plays"], True
-    on_the_felt = _plays(view, names, plays)
+    on_the_felt = _plays(view, names, plays, view["manilhas"])
     return {
         "vira": p.card_face(view["vira"]),
         "manilha_rank": view["manilha_rank"],
-        "manilhas": [p.card_face(c) for c in view["manilhas"]],
+        "manilhas": [p.card_face(c, manilha=True) for c in view["manilhas"]],
         "plays": on_the_felt,
         "trick_is_previous": previous and bool(on_the_felt),
         "round_in_play": view["round"],
@@ -189,7 +189,7 @@ def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
                 "number": r["number"],
                 "result": _result_word(view, r["winner_side"]),
                 "winner": _side_label(view, names, r["winner_side"]) if r["winner_side"] is not None else None,
-                "plays": _plays(view, names, r["plays"]),
+                "plays": _plays(view, names, r["plays"], view["manilhas"]),
             }
             for r in view["rounds"]
         ],
@@ -203,6 +203,7 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
     legal = view["legal_actions"]
     playable = {a["card"] for a in legal if a["do"] == "play" and "card" in a}
     me = view["seat"]
+    manilhas = view["manilhas"]
     return {
         "viewer_seat": me,
         "me": _players(view, seats)[me] if me is not None else None,
@@ -210,18 +211,18 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
         # fragment does not change from one version to the next and is not rendered again
         # (`render_changed`).
         "version": version if legal else None,
-        "hand": [{"face": p.card_face(code), "playable": code in playable} for code in view["hand"]],
+        "hand": [{"face": _face(code, manilhas), "playable": code in playable} for code in view["hand"]],
         "can_face_down": any(a["do"] == "play" and a.get("face_down") for a in legal),
         # Online Mineiro's double round: one button per way to lay the two cards (face up, hidden beneath).
         "double_plays": [
-            {"up": p.card_face(a["cards"][0]), "down": p.card_face(a["cards"][1])}
+            {"up": _face(a["cards"][0], manilhas), "down": _face(a["cards"][1], manilhas)}
             for a in legal
             if a["do"] == "play" and "cards" in a
         ],
         "double_round": view.get("double_round", False),
         "hand_of_ten_rule": view.get("double_round", False) and view["hand_kind"] == "eleven",
         "partner_hands": [
-            {"name": names[int(s)], "cards": [p.card_face(c) for c in cards]}
+            {"name": names[int(s)], "cards": [_face(c, manilhas) for c in cards]}
             for s, cards in view["partner_hands"].items()
         ],
         "deck": deck,
@@ -705,20 +706,26 @@ def _result_word(view: dict, side: int | None) -> str:
     return "won" if side == view["side"] else "lost"
 
 
-def _plays(view: dict, names: dict[int, str], plays: list[dict]) -> list[dict]:
-    """Cards played, as the viewer sees them: where each sits on their screen, its face, whose it is."""
+def _face(code: str | None, manilhas) -> dict | None:
+    """A card's face, marked when it is one of the hand's `manilhas`."""
+    return p.card_face(code, manilha=code in manilhas)
+
+
+def _plays(view: dict, names: dict[int, str], plays: list[dict], manilhas=()) -> list[dict]:
+    """Cards played, as the viewer sees them: where each sits on their screen, its face, whose it is.
+    `manilhas`: the hand's, to mark them (a card played face down or that lost its value counts for nothing)."""
     return [
         {
             "seat": play["seat"],
             "position": p.position_of(_viewer(view), play["seat"], view["seats"]),
-            "face": p.card_face(play["card"]),
+            "face": _face(play["card"], () if play["face_down"] or play.get("lost_value") else manilhas),
             "face_down": play["face_down"],
             "name": names[play["seat"]],
             "mine": play["seat"] == view["seat"],
             # Online Mineiro's double play: the card beneath, shown only when the view shows it
             # (to its owner, or once the rules turned it up); a face-up card that lost its value.
             "double": play.get("double", False),
-            "hidden_face": p.card_face(play.get("hidden")),
+            "hidden_face": _face(play.get("hidden"), manilhas),
             "lost_value": play.get("lost_value", False),
         }
         for play in plays

@@ -255,7 +255,11 @@ async def test_the_spectator_scan_fails_when_the_spectator_view_leaks_a_hand(mak
 
 
 def test_leak_scanner_finds_a_card_in_a_frame():
-    # The scanner itself must be able to fail: a rendered face and a data attribute are both seen.
+    # The scanner itself must be able to fail: a face drawn from the sprite, a face written as text and a data
+    # attribute are all seen.
+    assert cards_shown('<svg class="card-art"><use href="/static/games/cards.svg#card-7D"/></svg>') == {"7D"}
+    assert cards_shown('<use href="/static/games/cards.3f2a.svg#card-QH" x="-120"/>') == {"QH"}
+    assert cards_shown('<use href="/static/games/cards.svg#card-back"/>') == set()
     assert cards_shown('<span class="rank">7</span><span class="suit">♦</span>') == {"7D"}
     assert cards_shown('<button data-card="QC" hx-vals=\'{"card": "QC"}\'>') == {"QC"}
     assert cards_shown("token AB4C-x 4C_") == set()

@@ -10,8 +10,9 @@ from games import engine
 from rooms import again, publishing, services
 from rooms.consumers import CLOSE_NOT_IN_ROOM
 from rooms.models import PlayAgain
+from tests.support.leaks import cards_shown
 from tests.support.matches import win_match_for
-from tests.support.rooms import cards_shown, hidden_at_the_deal, options
+from tests.support.rooms import hidden_at_the_deal, options
 from tests.support.sockets import open_socket
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -6,13 +6,16 @@ from games import engine
 from games.engine.cards import CARD_NAMES
 from games.engine.view import spectator_view  # bound here: a test may replace the site's with a leaking one
 
+# A card in a frame: its code (data-card="4C", hx-vals), its symbol in the sprite (the faces drawn by
+# games/_card.html and _mini_card.html: `<use href=".../cards.svg#card-4C"/>`), or a face written as text.
 CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])([4567QJKA23][CHSD])(?![A-Za-z0-9_\-])")
+SPRITE_CARD = re.compile(r"#card-([4567QJKA23][CHSD])(?![A-Za-z0-9_\-])")
 FACE = re.compile(r'<span class="rank">([^<]+)</span><span class="suit">(.)</span>')
 SUIT_OF = {"♣": "C", "♥": "H", "♠": "S", "♦": "D"}
 
 
 def cards_shown(frame: str) -> set[str]:
-    shown = set(CARD_TOKEN.findall(frame))
+    shown = set(CARD_TOKEN.findall(frame)) | set(SPRITE_CARD.findall(frame))
     shown |= {rank + SUIT_OF[suit] for rank, suit in FACE.findall(frame)}
     return shown
 

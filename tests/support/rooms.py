@@ -1,6 +1,6 @@
-"""Helpers for room tests: options, balances, the cards a frame shows."""
+"""Helpers for room tests: options, balances, the cards hidden at the deal (frames are read with
+tests/support/leaks.py's `cards_shown`)."""
 
-import re
 from datetime import timedelta
 
 from django.utils import timezone
@@ -40,17 +40,6 @@ def everyone_arrived(match: Match) -> None:
 
 def blue(user) -> int:
     return wallet.balance(user, wallet.BLUE_COINS)
-
-
-# A card in a frame: its code (data-card="4C", hx-vals) or its face (rank + suit symbol), as
-# tests/games/test_pushed_fragments.py reads frames (a test module imports no other, so repeated here).
-CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9_\-])([4567QJKA23][CHSD])(?![A-Za-z0-9_\-])")
-FACE = re.compile(r'<span class="rank">([^<]+)</span><span class="suit">(.)</span>')
-SUIT_OF = {"♣": "C", "♥": "H", "♠": "S", "♦": "D"}
-
-
-def cards_shown(frame: str) -> set[str]:
-    return set(CARD_TOKEN.findall(frame)) | {rank + SUIT_OF[suit] for rank, suit in FACE.findall(frame)}
 
 
 def hidden_at_the_deal(state, seat: int) -> set[str]:
