@@ -124,9 +124,10 @@ def _take_places(counters: list[tuple[Cap, str]]) -> list[tuple[Cap, str, float]
             if not locked:
                 wait_s = 60.0  # the count is too busy to read: refuse rather than guess it is open
             else:
-                history = [stamp for stamp in cache.get(key, []) if stamp > now - cap.window_s]
+                history = _fresh(cache.get(key, []), cap, now)
                 if len(history) >= cap.most:
-                    wait_s = min(history) + cap.window_s - now
+                    # Open again once the oldest of the last `most` wrong passwords is out of the window.
+                    wait_s = history[-cap.most] + cap.window_s - now
                 else:
                     cache.set(key, [*history, now], cap.window_s)
         if wait_s is not None:
@@ -152,8 +153,13 @@ def _count(cap: Cap, key: str) -> None:
     now = clock()
     with cache_lock(key) as locked:
         if locked:
-            history = [stamp for stamp in cache.get(key, []) if stamp > now - cap.window_s]
-            cache.set(key, [*history, now], cap.window_s)
+            # Only the last `most` matter (they decide when the cap opens), so the list stays short.
+            cache.set(key, [*_fresh(cache.get(key, []), cap, now), now][-cap.most :], cap.window_s)
+
+
+def _fresh(history, cap: Cap, now: float) -> list[float]:
+    """The wrong passwords still in the window, oldest first."""
+    return sorted(stamp for stamp in history if stamp > now - cap.window_s)
 
 
 def lock_message(cap: Cap, wait_s: float) -> str:

@@ -233,3 +233,23 @@ def test_signing_up_is_limited_per_address_with_a_page_that_says_so(client):
         REMOTE_ADDR="203.0.113.20",
     )
     assert response.status_code == 302
+
+
+def test_the_room_stays_locked_until_its_tenth_newest_wrong_password_is_fifteen_minutes_old(
+    client, person, checked, monkeypatch
+):
+    # Wrong passwords typed with the key count even once the cap is full: the lock is read off the ten
+    # newest, not the oldest (which would open it early).
+    room = private_room(person)
+    key = invite_link(client, room.chief, room).split("invite=")[1]
+    start = passwords.clock()
+    for n in range(12):
+        at = start + (0 if n < 2 else 5 * 60)
+        monkeypatch.setattr(passwords, "clock", lambda at=at: at)
+        join(client, person(f"Curioso{n}"), room, f"chute{n}", address=f"203.0.113.{n + 1}", invite=key)
+    monkeypatch.setattr(passwords, "clock", lambda: start + 6 * 60)
+    bia = person("Bia")
+    assert "for 14 more minutes" in join(client, bia, room, PASSWORD, address="192.0.2.50")
+    monkeypatch.setattr(passwords, "clock", lambda: start + 20 * 60 + 1)
+    join(client, bia, room, PASSWORD, address="192.0.2.50")
+    assert seated(bia)
