@@ -7,9 +7,8 @@ shows the result, with the refusal as a message.
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
-from allauth.core.internal import ratelimit
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -25,16 +24,12 @@ from games.models import Match, RewardSettings
 from games.views import client_address
 
 from . import again as again_service
-from . import annulment, chat, rendering, selectors, services
+from . import annulment, chat, passwords, rendering, selectors, services
 from . import options as options_service
 from .chat import ChatRefused
 from .forms import CreateRoomForm, LobbyFilterForm, QuickJoinForm, RoomPasswordForm, TableOptionsForm
 from .models import Room, RoomSettings
 from .services import RoomOptions, RoomRefused
-
-# Wrong room passwords: 5 per person per room in 5 minutes, 20 per person over all rooms (allauth's
-# rate limiter, the one that guards sign-in, counting in the shared cache).
-PASSWORD_RATE = {"room_password": "5/5m/key,20/5m/user"}
 
 
 def lobby(request):
@@ -115,13 +110,23 @@ def room(request, code: str):
             return redirect("rooms:again", public_id=found.match.public_id)
         return redirect("games:table", public_id=found.match.public_id)
     people = selectors.people_in(found)
+    here = reverse("rooms:room", kwargs={"code": found.code})
+    invite = passwords.well_formed_invite(request.GET.get("invite"))
+    invite_url = request.build_absolute_uri(here)
+    if found.is_private:
+        # The invite link carries the room's key: with it the password is taken even while the room
+        # is locked against guessing (rooms/passwords.py).
+        invite_url += "?" + urlencode({"invite": passwords.invite_key(found)})
     context = {
         "room": found,
         "summary": rendering.options_summary(found),
         "seated": seat is not None,
         "price": RoomSettings.current().entry_blue_coins,
-        "invite_url": request.build_absolute_uri(reverse("rooms:room", kwargs={"code": found.code})),
+        "invite_url": invite_url,
         "password_form": RoomPasswordForm(),
+        # Carried into the password form as it came (checked when posted, so the page tells nothing).
+        "invite": invite,
+        "next_here": quote(here + ("?" + urlencode({"invite": invite}) if invite else ""), safe="/"),
         "taken": len(people),
     }
     context["options_region"] = rendering.options_context(
@@ -234,26 +239,17 @@ def _say_how_play_again_ended(request) -> None:
 @require_POST
 def join(request, code: str):
     here = reverse("rooms:room", kwargs={"code": code})
-    found = Room.objects.filter(code=code).first()
-    if found is None:
+    if not Room.objects.filter(code=code).exists():
         return render(request, "rooms/no_room.html", status=404)
-    password = ""
-    if found.is_private:
-        # Oversized is simply wrong (and counted), never hashed at any length.
-        password = str(request.POST.get("password", ""))[:200]
-        key = f"{found.pk}:{request.user.pk}"
-        if not ratelimit.consume(
-            request, app="rooms", action="room_password", config=PASSWORD_RATE, key=key, dry_run=True
-        ):
-            messages.error(request, _("Too many wrong passwords. Wait a few minutes and try again."))
-            return go(request, here)
+    # Oversized is simply wrong (and counted), never hashed at any length.
+    password = str(request.POST.get("password", ""))[:200]
+    invite = passwords.well_formed_invite(request.POST.get("invite"))
     try:
-        services.join_room(request.user, code, password=password, ip=client_ip(request))
+        passwords.join(request.user, code, password=password, invite=invite, ip=client_ip(request))
     except RoomRefused as refusal:
-        if refusal.code == "wrong_password":
-            ratelimit.consume(request, app="rooms", action="room_password", config=PASSWORD_RATE, key=key)
         messages.error(request, refusal_text(refusal))
-        return go(request, here)
+        # Back to the same form, the invite link's key still in it.
+        return go(request, here + ("?" + urlencode({"invite": invite}) if invite else ""))
     return go(request, here)
 
 

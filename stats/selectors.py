@@ -300,12 +300,18 @@ def _fold_if_due(period: str, country: str, start: Start) -> None:
         fold_tallies_safely(period, period_starts(timezone.localdate())[period], country)
 
 
+# More digits than any board's page count will have; int() refuses 4,300 and more anyway.
+PAGE_DIGITS_MAX = 9
+
+
 def parse_page(raw) -> int:
-    if raw in (None, ""):
+    """A page number from a URL: plain ASCII digits only ("²" and "١" pass `str.isdigit` but not `int`)."""
+    text = "" if raw is None else str(raw)
+    if text == "":
         return 1
-    if not str(raw).isdigit() or int(raw) < 1:
-        raise BadLeaderboardRequest(_("“%(page)s” is not a page number.") % {"page": str(raw)[:20]})
-    return int(raw)
+    if not (text.isascii() and text.isdigit()) or len(text) > PAGE_DIGITS_MAX or int(text) < 1:
+        raise BadLeaderboardRequest(_("“%(page)s” is not a page number.") % {"page": text[:20]})
+    return int(text)
 
 
 def parse_country(raw) -> str:

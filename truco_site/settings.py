@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads request.GET: no NUL byte reaches a view (PostgreSQL refuses it in text).
+    "truco_site.middleware.clean_query",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -278,7 +280,12 @@ ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "optional")
-# allauth's rate limits stay at their defaults (on); they count in CACHES, shared via Redis.
+# allauth's rate limits are on (its defaults), counting in CACHES, shared via Redis; sign-up is tighter:
+# its default, 20 form posts a minute per address, let one address open ~28,000 accounts a day, each a
+# fresh set of per-account limits (a room's password guessed by many accounts, issue 28). allauth counts
+# every post, mistakes included, so 10 in 10 minutes leaves room for them; 30 a day per address
+# (docs/decisions.md, "Holding up under abuse and faults"). A refused post gets templates/429.html.
+ACCOUNT_RATE_LIMITS = {"signup": "10/10m/ip,30/1d/ip"}
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 LOGIN_REDIRECT_URL = "home"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"

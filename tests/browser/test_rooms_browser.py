@@ -34,7 +34,8 @@ def test_a_private_room_by_invite_link_starts_by_itself_and_is_played_to_the_end
     host.click("[data-action=create-room]")
     expect(host.locator("#room-seats [data-seat-user=Anfitria] [data-chief]")).to_be_visible()
     invite = host.locator("[data-invite-link]").input_value()
-    assert re.fullmatch(rf"{re.escape(live_daphne.url)}/rooms/r/[A-Za-z0-9_-]{{22}}/", invite)
+    # The room's address with its invite key (the password is still typed; rooms/passwords.py).
+    assert re.fullmatch(rf"{re.escape(live_daphne.url)}/rooms/r/[A-Za-z0-9_-]{{22}}/\?invite=[0-9a-f]{{32}}", invite)
 
     # Bia follows the link; a wrong password is refused with a message, the right one seats her.
     guest.goto(invite)
