@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import Match, MatchEvent, RewardSettings, Seat, Tournament
+from games.models import Match, MatchEvent, RewardSettings, Seat, Tournament
 
 
 class SeatInline(admin.TabularInline):

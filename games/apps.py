@@ -7,10 +7,9 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self):
+        from games import receivers  # noqa: F401
+        from games.records import all_records
         from stats.services import register_record_source
-
-        from . import receivers  # noqa: F401
-        from .records import all_records
 
         # The statistics rebuild reads the stored matches through this (stats never imports games).
         register_record_source(all_records)

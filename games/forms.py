@@ -4,8 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
-
-from .models import BotLevel
+from games.models import BotLevel
 
 MOVE_SECONDS = (30, 60, 99)
 # The Play page's last submitted choices, kept in the session: the home page's quick play and the

@@ -63,7 +63,7 @@ class Match(models.Model):
         FINISHED = "finished", _("Finished")
         ABANDONED = "abandoned", _("Abandoned")
         # Ended early by everyone's agreement (issue 12): no points, no ranking, no statistics,
-        # the stakes returned (games.stakes).
+        # the stakes returned (games.match.stakes).
         ANNULLED = "annulled", _("Annulled")
 
     class Kind(models.TextChoices):
@@ -99,20 +99,20 @@ class Match(models.Model):
     timed_out_version = models.PositiveIntegerField(null=True, blank=True)
     rewards_credited = models.BooleanField(_("rewards credited"), default=False)
     # Coins each person put in when the match started (a room's stake, copied here so games never
-    # reads rooms); 0 for no stake. `stakes_settled` marks the pot paid out, once (games.stakes).
+    # reads rooms); 0 for no stake. `stakes_settled` marks the pot paid out, once (games.match.stakes).
     stake_coins = models.PositiveIntegerField(_("stake per person (coins)"), default=0)
     stakes_settled = models.BooleanField(_("stakes settled"), default=False)
     # Turns in a row the table played for a person whose clock ran out; a person's own move resets it.
-    # At `GAMES_ABANDON_AFTER_MISSED_TURNS` the match is abandoned (games.moves.play_due_seat).
+    # At `GAMES_ABANDON_AFTER_MISSED_TURNS` the match is abandoned (games.match.moves.play_due_seat).
     missed_turns = models.PositiveSmallIntegerField(default=0)
     # Copied from a room's options when its match starts (games never reads rooms): whoever is signed
     # in may watch (the spectator view: no hidden card), and partners may send each other signals.
     allow_spectators = models.BooleanField(_("spectators allowed"), default=False)
     partner_signals = models.BooleanField(_("partner signals"), default=False)
     # Each seat's last partner signal: {"<seat>": {"hand": n, "signal": "zap"}}; shown to the partner
-    # until hand n ends (games.signals). Server-side: it only ever travels to the partner's seat group.
+    # until hand n ends (games.match.signals). Server-side: it only ever travels to the partner's seat group.
     signals = models.JSONField(default=dict, blank=True)
-    # Who is at a room's table (games.presence; docs/decisions.md, "Rooms, part 2"). Per person's seat:
+    # Who is at a room's table (games.match.presence; docs/decisions.md, "Rooms, part 2"). Per person's seat:
     # `away_since` {"<seat>": POSIX time} while no socket of theirs is alive; `robot_seats`, the seats a
     # robot plays now (away too long, or left: the clock treats them as AI seats); `left_seats`, the
     # seats whose person left or stayed away past the grace period (also `Seat.left_at`). On the match
@@ -181,7 +181,7 @@ class Seat(models.Model):
 
 
 class Spectator(models.Model):
-    """One spectator's open table socket (games.spectators): the players see how many people watch.
+    """One spectator's open table socket (games.match.spectators): the players see how many people watch.
 
     A row per socket, deleted when it closes; a socket refreshes `seen_at` on its idle check, so the
     rows of a process that died stop counting after `spectators.FRESH_FOR`."""
@@ -205,7 +205,7 @@ class SocketPresence(models.Model):
     `GAMES_PRESENCE_HEARTBEAT_S` while it is open. A seat is away when none of its rows is fresh: an
     open one seen within `GAMES_PRESENCE_STALE_S`, or one closed cleanly (`closed_at`: its page closed
     or is reloading) within `GAMES_PRESENCE_RELOAD_S`. So a process that dies leaves rows that go stale
-    by themselves, and no process memory decides who is away (games.presence)."""
+    by themselves, and no process memory decides who is away (games.match.presence)."""
 
     key = models.CharField(max_length=32, unique=True)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sockets")

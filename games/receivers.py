@@ -8,12 +8,11 @@ from django.db import transaction
 from django.dispatch import receiver
 
 from accounts.signals import account_deleting, personal_data_requested
-
-from .models import Seat, Tournament
-from .moves import abandon_matches_of
-from .publishing import account_closed_message, player_group, publish, send_to_group
-from .rewards import claim_seats
-from .seating import guest_tokens
+from games.match.moves import abandon_matches_of
+from games.match.rewards import claim_seats
+from games.models import Seat, Tournament
+from games.seating import guest_tokens
+from games.table.publishing import account_closed_message, player_group, publish, send_to_group
 
 log = logging.getLogger(__name__)
 

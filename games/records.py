@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from games import engine
+from games.models import Match, MatchEvent, Seat, Tournament
+from games.selectors import absent_seats, played_it
 from stats.facts import MatchRecord
-
-from .models import Match, MatchEvent, Seat, Tournament
-from .selectors import absent_seats, played_it
 
 
 def mode_of(match: Match, seats: list[Seat]) -> str:

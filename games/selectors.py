@@ -10,8 +10,7 @@ from django.core.paginator import Paginator
 from django.utils import timezone
 
 from games import engine
-
-from .models import BotLevel, Match, RewardSettings, Seat, Spectator, Tournament
+from games.models import BotLevel, Match, RewardSettings, Seat, Spectator, Tournament
 
 # How many due matches one sweep takes at most.
 SWEEP_BATCH = 20

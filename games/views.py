@@ -14,17 +14,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from . import rendering, selectors
-from .forms import PlayForm, last_options, remember_options
-from .match_limits import StartRefused, check_can_start, count_start
-from .models import Match, Tournament
-from .presence import LeaveRefused, leave_match
-from .publishing import publish_after_commit
-from .replay import replay_steps
-from .seating import guest_tokens, remember_guest_seat, seat_for
-from .spectators import may_watch
-from .starting import create_match, seat_plans_against_ai
-from .tournaments import start_tournament
+from games import selectors
+from games.forms import PlayForm, last_options, remember_options
+from games.match.limits import StartRefused, check_can_start, count_start
+from games.match.presence import LeaveRefused, leave_match
+from games.match.spectators import may_watch
+from games.match.starting import create_match, seat_plans_against_ai
+from games.match.tournaments import start_tournament
+from games.models import Match, Tournament
+from games.seating import guest_tokens, remember_guest_seat, seat_for
+from games.table import rendering
+from games.table.publishing import publish_after_commit
+from games.table.replay import replay_steps
 
 
 @require_http_methods(["GET", "POST"])

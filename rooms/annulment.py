@@ -2,7 +2,7 @@
 
 Any person playing at the table proposes; every person still playing (robots and bots do not
 vote: a seat whose person left is played by a robot) must agree within ROOMS_ANNUL_VOTE_S. The
-last "yes" annuls the match (games.moves.annul_match: no points, no ranking, no statistics, the
+last "yes" annuls the match (games.match.moves.annul_match: no points, no ranking, no statistics, the
 stakes returned); one "no", or the clock, ends the vote and the match goes on. One vote at a
 time; a person whose proposal was refused or ran out waits ROOMS_ANNUL_COOLDOWN_S to propose again.
 
@@ -23,9 +23,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games import publishing as table_publishing
+from games.match.moves import annul_match
 from games.models import Match, Seat
-from games.moves import annul_match
+from games.table import publishing as table_publishing
 from shop import wallet
 
 from . import publishing
@@ -50,7 +50,7 @@ class VoteFacts:
 def voters(match: Match) -> list[Seat]:
     """The seats whose people vote: people with accounts still playing (not a bot, not a robot's seat)."""
     seats = Seat.objects.filter(match=match).select_related("user").order_by("number")
-    robots = set(match.robot_seats or [])  # away too long or left: a robot plays it (games.presence)
+    robots = set(match.robot_seats or [])  # away too long or left: a robot plays it (games.match.presence)
     return [
         seat
         for seat in seats

@@ -18,9 +18,9 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from games.consumers import language_of
-from games.db import DirectDispatch, read
 from games.models import Match
+from games.table.consumers import language_of
+from games.table.db import DirectDispatch, read
 
 from . import rendering, selectors
 from .forms import LobbyFilterForm

@@ -12,7 +12,7 @@ idempotency keys named after the seat taken (`room-entry:<seat>`, `room-refund:<
 A refusal is a `RoomRefused` with a stable `code` and a message for the person; nothing changed.
 
 Wallets come last and all at once: the seat that fills a staked room locks the newcomer's wallet
-(entry price) and every stake's (`games.stakes.hold_stakes`) in one `shop.wallet.lock_wallets` call,
+(entry price) and every stake's (`games.match.stakes.hold_stakes`) in one `shop.wallet.lock_wallets` call,
 in user-id order, the order every settlement locks them in. The person's user row is locked
 "for no key update": rows that merely point at the user (a rank-point award, a seat) may still be
 written by the transaction settling their last match, which would otherwise wait on this one while
@@ -31,9 +31,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.match.stakes import StakeNotCovered, hold_stakes
+from games.match.starting import BOT_NAMES, SeatPlan, create_match
 from games.models import BotLevel, Match
-from games.stakes import StakeNotCovered, hold_stakes
-from games.starting import BOT_NAMES, SeatPlan, create_match
 from shop import wallet
 
 from . import publishing

@@ -63,7 +63,7 @@ def get_or_create_wallet(user) -> Wallet:
 
 
 def house_account():
-    """The house's account: the user whose wallet receives the house's share of stake pots (games.stakes).
+    """The house's account: the user whose wallet receives the house's share of stake pots (games.match.stakes).
 
     Inactive, with no usable password and a name no person can sign up with (validators refuse "~"),
     so nobody can sign in as the house; it gets no starter grant (shop.receivers).

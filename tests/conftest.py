@@ -11,6 +11,9 @@ from django.apps import apps
 from django.core.cache import cache
 from django.db import connections
 
+from games import engine
+from games.match.starting import create_match, seat_plans_against_ai
+from games.models import Match
 from tests.support.live_server import LiveDaphne
 from tests.support.private_redis import PrivateRedis
 
@@ -108,3 +111,15 @@ def fast_ai(settings):
     settings.SWEEPER_ENABLED = True
     settings.GAMES_AI_DELAY_S = (0.02, 0.05)
     settings.SWEEPER_INTERVAL_S = 0.05
+
+
+@pytest.fixture
+def start_match(db):
+    def start(
+        user=None, *, guest_token="", seats=2, partnership=None, variant="paulista", level="medium", seed=7, **rules
+    ) -> Match:
+        ruleset = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership, **rules})
+        plans = seat_plans_against_ai(ruleset, level, user=user, guest_token=guest_token)
+        return create_match(rules=ruleset, seats=plans, bot_level=level, seed=seed)
+
+    return start

@@ -2,9 +2,9 @@
 
 from django.urls import path, re_path
 
-from games.consumers import TableConsumer
+from devtools.floor import GroupRoundTrip
+from games.table.consumers import TableConsumer
 from rooms.consumers import AnnulConsumer, ChatConsumer, LobbyConsumer, RoomConsumer
-from truco_site.bench import GroupRoundTrip
 from truco_site.sockets import NoSuchSocket
 
 websocket_urlpatterns = [

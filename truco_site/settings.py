@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "stats",
     "games",
     "rooms",
+    "devtools",  # load tests, benches, seeding: management commands only (and the bench floor socket)
 ]
 
 MIDDLEWARE = [
@@ -172,17 +173,17 @@ ROOMS_OPTIONS_OPEN_S = int(os.environ.get("ROOMS_OPTIONS_OPEN_S", "120"))
 # The house's share of a stake pot, in percent (seed 002: 25 %), and the account it is paid to.
 GAMES_HOUSE_CUT_PERCENT = 25
 SHOP_HOUSE_USERNAME = "~house"
-# The load test's floor socket (truco_site/bench.py): a bench-only route, off unless BENCH_ROUTES=1.
+# The load test's floor socket (devtools/floor.py): a bench-only route, off unless BENCH_ROUTES=1.
 BENCH_ROUTES = os.environ.get("BENCH_ROUTES", "") == "1"
-# The process that stored a move wakes up at the next deadline (games/timers.py); the sweeper is
+# The process that stored a move wakes up at the next deadline (games/table/timers.py); the sweeper is
 # the slow safety net for a process that died: it polls every SWEEPER_INTERVAL_S and takes only
 # matches overdue by more than SWEEPER_GRACE_S (docs/architecture.md).
 GAMES_TIMERS_ENABLED = os.environ.get("GAMES_TIMERS_ENABLED", "1") == "1"
 # How many due moves one process writes at once (1: the AI's moves never queue in front of people's
 # on the one database thread; more only for the A/B in docs/performance.md). The bots themselves
-# think at once, off that thread (games/thinking.py).
+# think at once, off that thread (games/table/thinking.py).
 GAMES_TIMER_RUNNERS = int(os.environ.get("GAMES_TIMER_RUNNERS", "1"))
-# Where AI seats think (games/thinking.py): the cheap bots (0.1 ms a decision, less than pickling a
+# Where AI seats think (games/table/thinking.py): the cheap bots (0.1 ms a decision, less than pickling a
 # view to another process) in GAMES_BOT_THREADS threads; the search bot (10-40 ms of pure Python,
 # which in a thread holds the GIL against the event loop and the database thread) in
 # GAMES_SEARCH_PROCESSES processes (0: in the threads too; docs/performance.md measures both).
@@ -197,7 +198,7 @@ GAMES_MAX_ACTIVE_MATCHES = int(os.environ.get("GAMES_MAX_ACTIVE_MATCHES", "3"))
 GAMES_STARTS_PER_IP = int(os.environ.get("GAMES_STARTS_PER_IP", "10"))
 GAMES_STARTS_WINDOW_S = int(os.environ.get("GAMES_STARTS_WINDOW_S", "600"))
 GAMES_ABANDON_AFTER_MISSED_TURNS = int(os.environ.get("GAMES_ABANDON_AFTER_MISSED_TURNS", "3"))
-# Presence at a room's table (games/presence.py, docs/decisions.md "Rooms, part 2"): each process
+# Presence at a room's table (games/match/presence.py, docs/decisions.md "Rooms, part 2"): each process
 # refreshes its sockets' rows every HEARTBEAT_S; a seat with no row seen within STALE_S is away
 # (checked every CHECK_S), so a dead process's people are away within STALE_S + CHECK_S (< 30 s).
 # A robot plays an away seat after ROBOT_AFTER_AWAY_S; away past LEAVE_AFTER_AWAY_S is leaving.
@@ -274,7 +275,7 @@ ACCOUNT_USERNAME_VALIDATORS = "accounts.validators.display_name_validators"
 # Names are NFKC-normalised and checked against look-alikes; the sign-in lock is keyed on the account.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 # Behind N proxies that append to X-Forwarded-For, the client's address is the N-th from the end: the
-# per-address limits (allauth's sign-in limits, games.match_limits) count the client, not the proxy.
+# per-address limits (allauth's sign-in limits, games.match.limits) count the client, not the proxy.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_PRESERVE_USERNAME_CASING = True

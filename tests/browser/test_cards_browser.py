@@ -18,10 +18,10 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from games import engine
+from games.match.moves import apply_action
+from games.match.starting import SeatPlan, create_match
 from games.models import Match
-from games.moves import apply_action
-from games.presentation import card_face
-from games.starting import SeatPlan, create_match
+from games.table.presentation import card_face
 from shop.inventory import equip, grant_item
 from shop.models import Item
 from tests.support.browser import open_page

@@ -6,9 +6,9 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from games import engine
-from games.clock import schedule_next_turn
+from games.match.clock import schedule_next_turn
+from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match
-from games.starting import create_match, seat_plans_against_ai
 from tests.support.browser import play_until_result, sign_in
 from tests.support.matches import tied_first_round
 

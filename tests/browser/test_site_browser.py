@@ -20,10 +20,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import engine
+from games.match.rewards import settle_finished_match
+from games.match.starting import create_match, seat_plans_against_ai
+from games.match.tournaments import start_tournament
 from games.models import Match
-from games.rewards import settle_finished_match
-from games.starting import create_match, seat_plans_against_ai
-from games.tournaments import start_tournament
 from shop import purchases, wallet
 from shop.models import Item
 from tests.support.browser import PAGE_WORDS_JS, SIZES, inside_viewport, open_page

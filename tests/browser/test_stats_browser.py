@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games import engine
+from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match
-from games.starting import create_match, seat_plans_against_ai
 from stats.models import PlayerStats
 from tests.support.browser import sign_in
 

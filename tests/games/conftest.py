@@ -3,8 +3,7 @@
 import pytest
 
 from games import engine
-from games.models import Match
-from games.starting import SeatPlan, create_match, seat_plans_against_ai
+from games.match.starting import SeatPlan, create_match
 
 
 @pytest.fixture(autouse=True)
@@ -12,18 +11,6 @@ def _no_background_sweeper(settings):
     # Tests drive the clock themselves (tests.support.matches.sweep) so that every step is deterministic.
     settings.SWEEPER_ENABLED = False
     settings.GAMES_TIMERS_ENABLED = False
-
-
-@pytest.fixture
-def start_match(db):
-    def start(
-        user=None, *, guest_token="", seats=2, partnership=None, variant="paulista", level="medium", seed=7, **rules
-    ) -> Match:
-        ruleset = engine.RuleSet.from_dict({"variant": variant, "seats": seats, "partnership": partnership, **rules})
-        plans = seat_plans_against_ai(ruleset, level, user=user, guest_token=guest_token)
-        return create_match(rules=ruleset, seats=plans, bot_level=level, seed=seed)
-
-    return start
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ from asgiref.sync import sync_to_async
 
 from accounts.services import delete_account
 from games import engine
-from games.consumers import CLOSE_ACCOUNT_DELETED
+from games.match.starting import SeatPlan, create_match, seat_plans_against_ai
 from games.models import Match, MatchEvent
-from games.starting import SeatPlan, create_match, seat_plans_against_ai
+from games.table.consumers import CLOSE_ACCOUNT_DELETED
 from shop.models import LedgerEntry
 from tests.support.sockets import connect, drain, error_code, session_cookie
 

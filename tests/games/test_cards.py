@@ -12,10 +12,11 @@ from django.conf import settings
 from django.template import Context, Template
 from django.utils import translation
 
-from games import engine, rendering
+from games import engine
 from games.engine.cards import CARD_NAMES
-from games.presentation import card_face
-from games.rendering import SeatFacts
+from games.table import rendering
+from games.table.presentation import card_face
+from games.table.rendering import SeatFacts
 from shop.models import Item
 from tests.support.leaks import CARD_TOKEN, cards_shown
 

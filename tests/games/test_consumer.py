@@ -9,7 +9,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import OperationalError
 
-from games import engine, moves
+from games import engine
+from games.match import moves
 from tests.support.sockets import connect, error_code, session_cookie
 from truco_site.asgi import application
 

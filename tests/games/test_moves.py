@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 
 from games import engine
+from games.match.moves import ActionRefused, clock_action
+from games.match.rewards import claim_seats, settle_finished_match
 from games.models import Match, MatchEvent
-from games.moves import ActionRefused, clock_action
-from games.rewards import claim_seats, settle_finished_match
 from stats.services import rank_points
 from tests.support.matches import (
     act,

@@ -8,7 +8,7 @@ from django.utils import translation
 from games import engine
 from games.engine.cards import CARD_NAMES
 from games.models import Match
-from games.socket_actions import parse_socket_action
+from games.table.socket_actions import parse_socket_action
 from tests.support.matches import PLAY_FORM, act, play_to_the_end, pushed_fragments
 
 pytestmark = pytest.mark.django_db

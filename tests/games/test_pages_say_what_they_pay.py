@@ -4,12 +4,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games import engine, rendering, selectors
+from games import engine, selectors
+from games.match.rewards import settle_finished_match
+from games.match.starting import create_match, seat_plans_against_ai
+from games.match.tournaments import start_tournament
 from games.models import Match, RewardSettings
-from games.rewards import settle_finished_match
 from games.selectors import current_match
-from games.starting import create_match, seat_plans_against_ai
-from games.tournaments import start_tournament
+from games.table import rendering
 from shop.selectors import DEFAULT_DECK
 
 pytestmark = pytest.mark.django_db

@@ -11,12 +11,13 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import translation
 
-from games import consumers, engine, rendering
+from games import engine
+from games.match.moves import apply_action
+from games.match.starting import SeatPlan, create_match
 from games.models import Match
-from games.moves import apply_action
-from games.publishing import TableUpdate, group_name, publish_move, seat_group, seat_updates, update_message
 from games.selectors import seats_at
-from games.starting import SeatPlan, create_match
+from games.table import consumers, rendering
+from games.table.publishing import TableUpdate, group_name, publish_move, seat_group, seat_updates, update_message
 from shop.selectors import equipped_deck
 from tests.support.leaks import cards_shown, hidden_from
 from tests.support.matches import make_table, pushed_fragments, tied_first_round
@@ -55,7 +56,7 @@ def last_vira(message) -> set[str]:
 async def test_each_seat_group_is_sent_only_what_that_seat_may_see(make_user, monkeypatch, seats, partnership, score):
     match, _ = await sync_to_async(make_table)(make_user, seats, partnership=partnership, score=score, seed=4)
     layer = RecordingLayer()
-    monkeypatch.setattr("games.publishing.get_channel_layer", lambda: layer)
+    monkeypatch.setattr("games.table.publishing.get_channel_layer", lambda: layer)
     rng = random.Random(5)
     checked = 0
     while match.status == Match.Status.ACTIVE and checked < 400 * seats:

@@ -6,7 +6,7 @@ import time
 import pytest
 from channels.layers import get_channel_layer
 
-from games import publishing
+from games.table import publishing
 
 pytestmark = pytest.mark.asyncio
 

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from games import engine
 from games.engine.view import seat_view
 from games.models import Match
-from games.rendering import REGIONS
+from games.table.rendering import REGIONS
 from tests.support.leaks import cards_shown, hidden_from
 from tests.support.matches import act, login_cookie, make_table
 from truco_site.asgi import application

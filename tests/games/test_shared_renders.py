@@ -1,4 +1,4 @@
-"""A process renders what two viewers of one version see alike once (games.rendering.SharedRenders), and
+"""A process renders what two viewers of one version see alike once (games.table.rendering.SharedRenders), and
 fragments never localize their numbers: the HTML must be exactly what each viewer's own render gives."""
 
 import io
@@ -8,10 +8,11 @@ import pytest
 from django.core.management import call_command
 from django.utils import translation
 
-from games import engine, rendering
+from games import engine
 from games.models import Match
-from games.publishing import seat_updates
 from games.selectors import seats_at
+from games.table import rendering
+from games.table.publishing import seat_updates
 from shop.selectors import equipped_deck
 from tests.support.matches import act, make_table
 

@@ -13,12 +13,12 @@ from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from devtools.loadtest import parse_frame
 from games import engine
-from games.consumers import CLOSE_FLOODING
-from games.loadtest import parse_frame
 from games.models import Match
-from games.publishing import publish
-from games.socket_limits import FRAME_BURST, FRAMES_PER_SECOND, FloodPenalties, FrameBucket
+from games.table.consumers import CLOSE_FLOODING
+from games.table.publishing import publish
+from games.table.socket_limits import FRAME_BURST, FRAMES_PER_SECOND, FloodPenalties, FrameBucket
 from tests.support.sockets import connect, drain, error_code, send_frame, session_cookie
 from truco_site.asgi import application
 
@@ -108,7 +108,7 @@ async def test_an_unexpected_failure_on_a_frame_is_an_error_frame_not_a_closed_s
     def broken(*args, **kwargs):
         raise KeyError("a bug somewhere in a move")
 
-    monkeypatch.setattr("games.moves.apply_action", broken)
+    monkeypatch.setattr("games.match.moves.apply_action", broken)
     await comm.send_to(text_data=json.dumps({"do": "raise", "v": 1}))
     (answer,) = await drain(comm)
     assert error_code(on_the_wire(answer)) == "error"
@@ -222,7 +222,7 @@ def test_refusals_spread_over_more_than_the_window_are_not_a_flood():
 async def test_a_flooding_socket_is_refused_then_closed_and_the_other_player_does_not_notice(duel, monkeypatch):
     # No refill during the test: on a loaded machine sending 300 frames takes long enough to earn tokens
     # back, which would make the counts below vary (the refill is the bucket's own test's).
-    monkeypatch.setattr("games.consumers.FrameBucket", functools.partial(FrameBucket, rate=0.0))
+    monkeypatch.setattr("games.table.consumers.FrameBucket", functools.partial(FrameBucket, rate=0.0))
     match, ana, bia = duel
     seat, move = await legal_move(match)
     players = (ana, bia)
@@ -263,7 +263,7 @@ async def test_a_click_refused_too_fast_leaves_the_buttons_and_the_same_click_a_
     # A refused click must not leave its player stuck while the table waits on them: the refusal swaps
     # only the message (the page keeps its buttons) and the bucket refills.
     now = [0.0]
-    monkeypatch.setattr("games.consumers.FrameBucket", functools.partial(FrameBucket, clock=lambda: now[0]))
+    monkeypatch.setattr("games.table.consumers.FrameBucket", functools.partial(FrameBucket, clock=lambda: now[0]))
     match, ana, bia = duel
     seat, move = await legal_move(match)
     player = await connect(match, await sync_to_async(session_cookie)((ana, bia)[seat]))

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.moves import ActionRefused
-from games.socket_actions import MAX_MESSAGE_BYTES, parse_socket_action
+from games.match.moves import ActionRefused
+from games.table.socket_actions import MAX_MESSAGE_BYTES, parse_socket_action
 
 
 def parse(message) -> tuple[dict, object]:

@@ -11,10 +11,10 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.test import Client
 
 from games import engine
+from games.match.moves import ActionRefused, apply_action
+from games.match.signals import send_signal
 from games.models import Match, Spectator
-from games.moves import ActionRefused, apply_action
-from games.publishing import publish_move, publish_signal, seat_group, spectator_group
-from games.signals import send_signal
+from games.table.publishing import publish_move, publish_signal, seat_group, spectator_group
 from tests.support.leaks import cards_shown, hidden_from
 from tests.support.matches import act, make_table
 from tests.support.sockets import connect, drain, error_code, send_frame, session_cookie
@@ -132,7 +132,7 @@ async def test_the_players_see_how_many_people_watch_live(make_user):
 
 def test_a_move_sends_the_spectators_group_the_spectator_view_only_where_spectators_are_allowed(make_user, monkeypatch):
     layer = RecordingLayer()
-    monkeypatch.setattr("games.publishing.get_channel_layer", lambda: layer)
+    monkeypatch.setattr("games.table.publishing.get_channel_layer", lambda: layer)
     for allowed in (True, False):
         match, _ = table(make_user, 2, spectators=allowed, signals=False, seed=8 if allowed else 9)
         layer.sent.clear()
@@ -151,7 +151,7 @@ def test_a_move_sends_the_spectators_group_the_spectator_view_only_where_spectat
 
 def test_a_signal_message_goes_to_the_two_partners_groups_and_nowhere_else(make_user, monkeypatch):
     layer = RecordingLayer()
-    monkeypatch.setattr("games.publishing.get_channel_layer", lambda: layer)
+    monkeypatch.setattr("games.table.publishing.get_channel_layer", lambda: layer)
     match, _ = table(make_user)
     match = send_signal(match.public_id, 1, "copas")
     async_to_sync(publish_signal)(match, 1)

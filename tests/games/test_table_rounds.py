@@ -6,9 +6,10 @@ import re
 import pytest
 from django.utils import translation
 
-from games import engine, rendering, selectors
+from games import engine, selectors
+from games.match.moves import apply_action
 from games.models import Match
-from games.moves import apply_action
+from games.table import rendering
 from shop.selectors import DEFAULT_DECK
 from tests.support.table_states import table_in_state
 

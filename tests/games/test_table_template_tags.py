@@ -6,7 +6,7 @@ from django.template import Context, Template, TemplateSyntaxError
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.presentation import card_face
+from games.table.presentation import card_face
 from games.templatetags import table
 
 DECK = {"face_style": "classic", "back_url": "/static/back-a.svg"}

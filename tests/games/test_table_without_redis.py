@@ -12,8 +12,8 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
 from games import engine
-from games.consumers import CLOSE_ACCOUNT_DELETED
-from games.publishing import account_closed_message, player_group
+from games.table.consumers import CLOSE_ACCOUNT_DELETED
+from games.table.publishing import account_closed_message, player_group
 from tests.support.sockets import connect, drain, error_code, session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

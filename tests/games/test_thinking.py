@@ -11,11 +11,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import db, engine, sweeper, thinking, timers
+from games import engine
 from games.engine.bots import _BOTS
 from games.engine.bots import decide as bot_decide
+from games.match.moves import apply_action, due_decision, play_due_seat
 from games.models import Match, MatchEvent
-from games.moves import apply_action, due_decision, play_due_seat
+from games.table import db, sweeper, thinking, timers
 from tests.support.matches import human_turn_action
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -11,10 +11,11 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from games import engine, thinking, timers
+from games import engine
 from games.engine.bots import decide as bot_decide
+from games.match.moves import apply_action, play_due_seat
 from games.models import Match, MatchEvent
-from games.moves import apply_action, play_due_seat
+from games.table import thinking, timers
 from tests.support.matches import human_turn_action
 from truco_site.asgi import application
 

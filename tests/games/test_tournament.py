@@ -8,10 +8,10 @@ from django.urls import reverse
 
 from games import engine
 from games.engine.bots import BOT_LEVELS
+from games.match.rewards import settle_finished_match
+from games.match.tournaments import start_tournament
 from games.models import Match, RewardSettings, Tournament
-from games.rewards import settle_finished_match
 from games.selectors import current_match, tournament_bracket
-from games.tournaments import start_tournament
 from stats.services import rank_points
 from tests.support.matches import play_to_the_end, win_match_for
 from tests.support.rewards import coins_without_achievements

@@ -7,9 +7,9 @@ from websockets.sync.client import connect
 
 from accounts.services import delete_account
 from games import engine
-from games.consumers import CLOSE_ACCOUNT_DELETED
+from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match
-from games.starting import create_match, seat_plans_against_ai
+from games.table.consumers import CLOSE_ACCOUNT_DELETED
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,8 +9,8 @@ from django.test import Client
 from websockets.sync.client import connect
 
 from games import engine
+from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match
-from games.starting import create_match, seat_plans_against_ai
 
 pytestmark = pytest.mark.django_db(transaction=True)
 VERSION = re.compile(r'data-version="(\d+)"')

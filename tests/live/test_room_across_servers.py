@@ -14,9 +14,9 @@ from django.db import connection, connections
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from games.loadtest import TableView, frame_error, frame_version
+from devtools.loadtest import TableView, frame_error, frame_version
 from games.models import Match, MatchEvent
-from games.socket_limits import FRAMES_PER_SECOND
+from games.table.socket_limits import FRAMES_PER_SECOND
 from rooms import services
 from rooms.models import Room
 from shop import wallet

@@ -13,8 +13,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from games import engine
+from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match, MatchEvent
-from games.starting import create_match, seat_plans_against_ai
 from tests.support.live_server import LiveDaphne
 
 pytestmark = pytest.mark.django_db(transaction=True)

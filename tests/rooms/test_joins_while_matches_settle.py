@@ -13,7 +13,7 @@ import time
 import pytest
 from django.db import connection
 
-from games import moves
+from games.match import moves
 from games.models import Match
 from rooms import services
 from rooms.models import Room

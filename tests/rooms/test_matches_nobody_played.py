@@ -11,11 +11,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import engine, presence
+from games import engine
 from games.engine import RuleSet, side_of
+from games.match import presence
+from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match, MatchEvent, Seat
 from games.selectors import absent_seats, reward_note
-from games.starting import create_match, seat_plans_against_ai
 from rooms import services
 from shop.models import LedgerEntry
 from stats.models import EarnedAchievement, PlayerStats

@@ -20,10 +20,12 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.utils import timezone
 
-from games import engine, presence, sweeper
+from games import engine
+from games.match import presence
+from games.match.moves import ActionRefused, apply_action, play_due_seat
+from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match, MatchEvent, Seat, SocketPresence
-from games.moves import ActionRefused, apply_action, play_due_seat
-from games.starting import create_match, seat_plans_against_ai
+from games.table import sweeper
 from stats.models import PlayerStats
 from tests.support.matches import act, sweep
 from tests.support.rooms import started_room_match

@@ -9,10 +9,10 @@ from django.db import connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from games import moves
 from games.engine import RuleSet, side_of
+from games.match import moves
+from games.match.rewards import settle_finished_match
 from games.models import Match, RewardSettings, Seat
-from games.rewards import settle_finished_match
 from games.selectors import reward_amounts, reward_note
 from rooms import services
 from rooms.models import Room, RoomSeat

@@ -19,7 +19,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import moves
+from games.match import moves
 from games.models import Match, Seat
 from rooms import annulment, services
 from shop import wallet

@@ -7,9 +7,9 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from games import moves
+from games.match import moves
+from games.match.stakes import settle_stakes
 from games.models import Match, Seat
-from games.stakes import settle_stakes
 from rooms import again, annulment, selectors, services
 from rooms.models import PlayAgain, Room
 from shop import wallet

@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, reverse
 
 from games import engine
-from games.tournaments import start_tournament
+from games.match.tournaments import start_tournament
 from rooms import services as room_services
 from shop import wallet
 from shop.models import Item

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from games import engine
+from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match
-from games.starting import create_match, seat_plans_against_ai
 from tests.support.matches import act, state_of, sweep
 
 

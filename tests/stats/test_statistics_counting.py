@@ -3,8 +3,8 @@
 import pytest
 from django.core.management import call_command
 
+from games.match.rewards import claim_seats, count_in_statistics
 from games.models import Match, MatchEvent
-from games.rewards import claim_seats, count_in_statistics
 from stats.models import Achievement, CountedMatch, EarnedAchievement, PlayerStats
 from tests.stats.conftest import finish
 

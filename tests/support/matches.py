@@ -1,6 +1,6 @@
 """Driving matches from sync test code through the real services: moves, the clock, and publishing.
 
-The site itself publishes from the event loop (the socket and the sweeper, `games.publishing`);
+The site itself publishes from the event loop (the socket and the sweeper, `games.table.publishing`);
 these helpers do the same from a test's thread, so sockets a test opened see each move.
 """
 
@@ -12,12 +12,13 @@ from asgiref.sync import async_to_sync
 from django.test import Client
 from django.utils import timezone
 
-from games import engine, rendering
+from games import engine
+from games.match.moves import apply_action, play_due_seat_safely
+from games.match.starting import SeatPlan, create_match
 from games.models import Match
-from games.moves import apply_action, play_due_seat_safely
-from games.publishing import publish_move
 from games.selectors import due_match_ids, seats_at
-from games.starting import SeatPlan, create_match
+from games.table import rendering
+from games.table.publishing import publish_move
 from shop.selectors import equipped_deck
 
 # The Play page's form for a single 2-seat Paulista match against the easy AI.
@@ -46,7 +47,7 @@ def human_turn_action(match: Match, seat: int = 0) -> dict | None:
 
 
 def act(public_id: str, seat_number: int, payload: dict, version) -> Match:
-    """Apply one seat's action (`games.moves.apply_action`), then publish it as the socket does."""
+    """Apply one seat's action (`games.match.moves.apply_action`), then publish it as the socket does."""
     match = apply_action(public_id, seat_number, payload, version)
     async_to_sync(publish_move)(match)
     return match

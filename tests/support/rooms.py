@@ -22,7 +22,7 @@ def started_room_match(people: list, *, arrived: bool = True, **more) -> Match:
     """The match of a room the first person creates and the others fill (seats = len(people)).
 
     `arrived`: dated back a few minutes, so that nobody counts as still arriving from the room page
-    (games.presence); a test whose browsers still have to open the table calls `everyone_arrived`
+    (games.match.presence); a test whose browsers still have to open the table calls `everyone_arrived`
     once they have."""
     room = services.create_room(people[0], options(seats=len(people), **more))
     for other in people[1:]:

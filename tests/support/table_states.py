@@ -7,9 +7,9 @@ four-seat hand of eleven has AI seats that wait for the person's decision.
 from __future__ import annotations
 
 from games import engine
+from games.match.moves import apply_action
+from games.match.starting import SeatPlan, create_match, seat_plans_against_ai
 from games.models import Match
-from games.moves import apply_action
-from games.starting import SeatPlan, create_match, seat_plans_against_ai
 
 STATES = ("turn", "raise", "eleven", "eleven-4", "result")
 

@@ -23,7 +23,7 @@ _BOTS.update(STYLE_BOTS)
 ALL_LEVELS = BOT_LEVELS + STYLE_LEVELS
 PANEL_LEVELS = STYLE_LEVELS + BOT_LEVELS
 # Levels whose decision is a search (tens of ms of CPU, not 0.1 ms): a table decides them in a
-# process of their own (games.thinking).
+# process of their own (games.table.thinking).
 SEARCH_LEVELS = ("expert",)
 
 
@@ -47,7 +47,7 @@ def choose_action(level: str, view: dict, rng: random.Random) -> Action:
 
 def decide(level: str, view: dict, seed: str | int) -> Action:
     """``choose_action`` with a fresh ``random.Random(seed)``: a plain function of plain data, so a
-    thread or another process can run it (games.thinking decides the tables' bot moves this way)."""
+    thread or another process can run it (games.table.thinking decides the tables' bot moves this way)."""
     return choose_action(level, view, random.Random(seed))
 
 

@@ -1,0 +1,265 @@
+"""The load command: how a simulated player reads the table's frames, the latency statistics, and one short
+real run against a live daphne (3 players, a few seconds; no timing assertions, the machine is shared)."""
+
+import json
+import threading
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.core.management import CommandError, call_command
+from django.db import connections
+
+from devtools.loadtest import (
+    Report,
+    TableView,
+    assign_urls,
+    format_report,
+    frame_error,
+    frame_version,
+    loopback_endpoint,
+    parse_frame,
+    percentile,
+    summarise_ms,
+)
+from games.models import Match
+from tests.support.matches import play_to_the_end, pushed_fragments
+
+HAND = (
+    '<section id="hand" class="my-hand" hx-swap-oob="true" aria-label="Your cards">'
+    '<form class="hand-form" onsubmit="return false"><div class="cards">'
+    '<button type="button" class="card-button" ws-send hx-vals=\'{"do": "play", "card": "4C", "v": 17}\' '
+    'data-card="4C" aria-label="Play 4C"><span class="card">4C</span></button>'
+    '<span class="card-button disabled"><span class="card">7H</span></span>'
+    '<button type="button" class="card-button" ws-send hx-vals=\'{"do": "play", "card": "AS", "v": 17}\' '
+    'data-card="AS" aria-label="Play AS"><img src="/static/a.svg" alt=""></button>'
+    '</div><label class="face-down-toggle"><input type="checkbox" name="face_down" value="1" data-action="face-down">'
+    " Play face down</label></form></section>"
+)
+ACTIONS = (
+    '<section id="actions" class="actions-bar" hx-swap-oob="true">'
+    '<button type="button" class="raise" ws-send hx-vals=\'{"do": "raise", "v": 17}\' data-action="raise">Truco '
+    "<small>(3)</small></button></section>"
+)
+STATUS = (
+    '<section id="status" class="status" hx-swap-oob="true" data-version="17" aria-live="polite">'
+    '<p class="turn mine" data-turn="me">Your turn</p></section>'
+)
+CLEAR = '<div id="table-message" class="table-message" hx-swap-oob="true" role="alert"></div>'
+
+
+def test_a_frame_splits_into_its_top_level_regions():
+    regions = parse_frame(HAND + ACTIONS + STATUS + CLEAR)
+    assert [r.id for r in regions] == ["hand", "actions", "status", "table-message"]
+
+
+def test_playable_cards_and_actions_are_read_from_their_hx_vals():
+    view = TableView()
+    view.apply(HAND + ACTIONS + STATUS)
+    assert view.legal_actions() == [
+        {"do": "play", "card": "4C", "v": 17},
+        {"do": "play", "card": "AS", "v": 17},
+        {"do": "raise", "v": 17},
+    ]
+
+
+def test_disabled_cards_and_the_face_down_checkbox_are_not_moves():
+    regions = parse_frame(HAND)
+    assert all(b.get("card") != "7H" for b in regions[0].buttons)
+    assert all(b["do"] != "face-down" for b in regions[0].buttons)
+
+
+def test_the_version_comes_from_the_status_region():
+    assert frame_version(parse_frame(HAND + STATUS)) == 17
+    assert frame_version(parse_frame(HAND + ACTIONS)) is None
+
+
+def test_an_update_keeps_the_regions_it_does_not_carry():
+    view = TableView()
+    view.apply(HAND + ACTIONS + STATUS)
+    view.apply(STATUS.replace('data-version="17"', 'data-version="18"'))
+    assert view.version == 18
+    assert len(view.legal_actions()) == 3  # hand and actions were not resent, so they still stand
+
+
+def test_it_is_not_my_turn_when_hand_and_actions_have_no_buttons():
+    view = TableView()
+    view.apply(
+        '<section id="hand" hx-swap-oob="true"><span class="card-button disabled">x</span></section>'
+        '<section id="actions" hx-swap-oob="true"></section>' + STATUS
+    )
+    assert view.legal_actions() == []
+
+
+def test_error_frames_give_their_code_and_a_cleared_message_none():
+    refused = '<div id="table-message" class="table-message" hx-swap-oob="true" role="alert" data-error="stale">x</div>'
+    assert frame_error(parse_frame(refused)) == "stale"
+    assert frame_error(parse_frame(CLEAR + STATUS)) is None
+
+
+def test_a_result_in_the_status_ends_the_match_but_won_rounds_in_the_trick_do_not():
+    view = TableView()
+    view.apply('<section id="trick"><li data-result="won">1</li></section>' + HAND + STATUS)
+    assert not view.finished
+    view.apply(
+        '<section id="status" data-version="40"><div class="result won" data-match-result="won"></div></section>'
+    )
+    assert view.finished
+    assert view.legal_actions() == []
+
+
+def test_percentiles_interpolate_between_closest_ranks():
+    values = list(range(1, 101))  # 1..100
+    assert percentile(values, 50) == pytest.approx(50.5)
+    assert percentile(values, 95) == pytest.approx(95.05)
+    assert percentile(values, 99) == pytest.approx(99.01)
+    assert percentile(values, 100) == 100
+    assert percentile([7], 95) == 7
+    assert percentile([], 50) is None
+    with pytest.raises(ValueError):
+        percentile(values, 101)
+
+
+def test_percentiles_do_not_depend_on_input_order():
+    assert percentile([30, 10, 20], 50) == 20
+
+
+def test_latencies_are_summarised_in_milliseconds():
+    summary = summarise_ms([0.010, 0.020, 0.030, 0.040])
+    assert summary["count"] == 4
+    assert summary["p50"] == pytest.approx(25.0)
+    assert summary["max"] == pytest.approx(40.0)
+
+
+def test_only_loopback_servers_are_accepted():
+    assert loopback_endpoint("http://127.0.0.1:8000") == ("ws://127.0.0.1:8000", "http://127.0.0.1:8000")
+    assert loopback_endpoint("http://localhost:8011/")[0] == "ws://localhost:8011"
+    assert loopback_endpoint("http://[::1]:8000")[0] == "ws://[::1]:8000"
+    for url in ("http://10.0.0.5:8000", "http://example.com", "ftp://127.0.0.1", "127.0.0.1:8000"):
+        with pytest.raises(ValueError):
+            loopback_endpoint(url)
+
+
+def test_players_are_split_round_robin_between_servers():
+    assert assign_urls(5, ["a", "b"]) == ["a", "b", "a", "b", "a"]
+
+
+def test_the_report_lists_every_figure():
+    report = Report(
+        players=2,
+        seconds=1,
+        elapsed=2.0,
+        urls=["http://127.0.0.1:8000"],
+        actions_sent=10,
+        latencies=[0.01, 0.02],
+        matches_finished=1,
+    )
+    report.errors["timeout"] += 1
+    report.floor_latencies = [0.004, 0.005]
+    report.server_cpu_s = 0.05
+    report.load_average = (1.5, 2.0)
+    text = format_report(report)
+    for words in ("players", "actions/s          5.0", "p95", "p99", "max", "matches finished   1", "timeout=1"):
+        assert words in text
+    assert "table p95 / floor  3.9×" in text  # 19.5 ms against 4.95 ms
+    assert "server CPU         5.00 ms per action" in text
+    assert "load average       1.50 at the start, 2.00 at the end" in text
+
+
+def test_people_playing_each_other_are_reported_to_every_seat_beside_the_floor():
+    report = Report(players=8, seconds=1, elapsed=2.0, urls=["http://127.0.0.1:8000"], latencies=[0.01])
+    report.people_only = True
+    report.all_seats_latencies = [0.02, 0.04]
+    report.frames_received, report.raced = 50, 3
+    report.floor_latencies = [0.01, 0.01]
+    text = format_report(report)
+    assert "all seats ms       p50 30.0  p95 39.0" in text and "(action → every seat of the table updated, n=2)" in text
+    assert "frames/s           25.0" in text and "answers raced      3" in text
+    assert "turn wait" not in text  # no AI to wait for
+    assert "table p95 / floor  3.9×" in text  # the every-seat p95 against the floor's
+
+
+def test_without_a_floor_the_report_says_why():
+    report = Report(players=1, seconds=1, elapsed=1.0, urls=["http://127.0.0.1:8000"], latencies=[0.01])
+    report.floor_note = "the server's bench route is off: start it with BENCH_ROUTES=1"
+    text = format_report(report)
+    assert "floor              none (the server's bench route is off" in text
+    assert "table p95 / floor  –" in text
+
+
+@pytest.mark.django_db
+def test_the_command_refuses_servers_off_this_machine():
+    with pytest.raises(CommandError):
+        call_command("loadtest_table", "--players", "1", "--seconds", "1", "--url", "http://192.0.2.1:8000")
+
+
+@pytest.fixture
+def live_daphne_with_sweeper(settings, request):
+    # The child inherits settings when forked: the AI seats only move if the sweeper is on by then
+    # (tests/games/conftest.py switches it off for this process).
+    settings.SWEEPER_ENABLED = True
+    settings.GAMES_TIMERS_ENABLED = True
+    settings.BENCH_ROUTES = True  # the floor and the server's CPU
+    return request.getfixturevalue("live_daphne")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_three_players_play_against_a_live_server_without_errors(live_daphne_with_sweeper):
+    out = StringIO()
+    failure = []
+
+    def run():
+        try:
+            call_command(
+                "loadtest_table",
+                "--players",
+                "3",
+                "--seconds",
+                "4",
+                "--seed",
+                "3",
+                "--floor-seconds",
+                "1",
+                "--url",
+                live_daphne_with_sweeper.url,
+                "--json",
+                stdout=out,
+            )
+        except BaseException as exc:  # surfaced below, in the test's own thread
+            failure.append(exc)
+        finally:
+            connections.close_all()  # this thread's connection would keep the test database open
+
+    # Its own thread, as a management command runs its own event loop.
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive()
+    assert not failure, failure
+    report = json.loads(out.getvalue())
+    assert report["players"] == 3
+    assert report["actions_sent"] > 0
+    assert report["latency_ms"]["count"] > 0
+    assert report["error_total"] == 0, report["errors"]
+    # The floor ran on the same server, and the server said what the table phase cost it.
+    assert report["floor_ms"]["count"] > 0
+    assert report["p95_over_floor"] > 0
+    assert report["cpu_ms_per_action"] > 0
+    assert len(report["load_average"]) == 2
+    # It cleans up after itself.
+    assert not get_user_model().objects.filter(username__startswith="lt-").exists()
+    assert not Match.objects.exists()
+    assert not Session.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_real_result_screen_is_read_as_a_finished_match(start_match, user):
+    """Guards the parser against template changes (the result attribute was once renamed under it)."""
+    match = start_match(user, level="random", seed=11)
+    play_to_the_end(match)
+    match = Match.objects.get(pk=match.pk)
+    view = TableView()
+    view.apply("".join(pushed_fragments(match, 0).values()))
+    assert view.finished
+    assert view.legal_actions() == []
