@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("accounts", "games", "rooms", "shop", "stats", "truco_site")
+PACKAGES = ("accounts", "devtools", "games", "rooms", "shop", "stats", "truco_site")
 THE_WALLET = ROOT / "shop" / "wallet.py"
 BALANCES = frozenset({"coins", "blue_coins", "gems"})
 ORM_WRITES = frozenset({"create", "update", "get_or_create", "update_or_create", "bulk_create", "bulk_update"})
