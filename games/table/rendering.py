@@ -100,6 +100,70 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
     return facts
 
 
+@dataclass(frozen=True)
+class TableFacts:
+    """What a viewer's table keeps for the whole match (who sits where, the viewer's deck, the tournament
+    stage, a room's match or not): fixed while it lasts, so a socket reads it once per snapshot."""
+
+    seats: tuple[SeatFacts, ...]
+    deck: dict
+    tournament_stage: int | None = None
+    tournament_public_id: str | None = None
+    room_match: bool = False
+
+
+def table_facts(match: Match, seats: list[Seat], deck: dict) -> TableFacts:
+    """The match's `TableFacts` for a viewer whose deck is `deck` (pass the seats with `user__profile` loaded)."""
+    stage, public_id = tournament_facts(match)
+    return TableFacts(
+        seats=tuple(seat_facts(seats)),
+        deck=deck,
+        tournament_stage=stage,
+        tournament_public_id=public_id,
+        room_match=match.kind == Match.Kind.ROOM,
+    )
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Whose clock runs and until when, and the last time a clock ran out (the table played for someone)."""
+
+    deadline: datetime | None = None
+    deadline_seat: int | None = None
+    timed_out_seat: int | None = None
+    timed_out_version: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the result pays the viewer, read from the database (a finished match is always a snapshot):
+    `rewards` (coins, rank points), None for a guest; why it pays less (`note`, selectors.reward_note);
+    the achievements it unlocked; a tournament final's `prize`; the room's "Play again" page."""
+
+    rewards: tuple[int, int] | None = None
+    note: str = ""
+    achievements: tuple[dict, ...] = ()
+    prize: tuple[int, int] | None = None
+    again_url: str = ""
+
+
+NO_OUTCOME = Outcome()
+
+
+@dataclass(frozen=True)
+class ViewerUpdate:
+    """One version of the table as one viewer sees it, built once per update: every fragment's context is a
+    function of it alone. `view` is the viewer's engine view (nothing hidden can reach a template)."""
+
+    view: dict
+    table: TableFacts
+    version: int
+    clock: Clock = Clock()
+    presence: Presence = NOBODY_AWAY
+    signals: dict | None = None
+    outcome: Outcome = NO_OUTCOME
+
+
 def viewer_view(match: Match, seat_number: int | None) -> dict:
     """The engine's view of the match for this seat (None: a spectator)."""
     state = engine.from_json(match.state)
@@ -117,11 +181,10 @@ def viewer_view(match: Match, seat_number: int | None) -> dict:
 # --- one context function per fragment --------------------------------------------------------
 
 
-def scoreboard_context(
-    view: dict, seats: list[SeatFacts], *, tournament_stage: int | None = None, tournament_public_id: str | None = None
-) -> dict:
+def scoreboard_context(u: ViewerUpdate) -> dict:
     """`_scoreboard.html`: the score per side, the hand and its stake, the next raise, hand-of-eleven/iron notices."""
-    names = _names(seats)
+    view, names = u.view, _names(u.table.seats)
+    tournament_stage = u.table.tournament_stage
     next_raise = view["next_raise"]
     return {
         "score": [
@@ -129,7 +192,7 @@ def scoreboard_context(
             for s, points in enumerate(view["score"])
         ],
         "tournament_stage": Tournament.STAGES[tournament_stage] if tournament_stage is not None else None,
-        "tournament_url": _tournament_url(tournament_public_id),
+        "tournament_url": _tournament_url(u.table.tournament_public_id),
         "hand_number": view["hand_number"],
         "stake": view["stake"],
         "target": view["target"],
@@ -144,9 +207,10 @@ def scoreboard_context(
     }
 
 
-def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict, presence: Presence = NOBODY_AWAY) -> dict:
+def seats_context(u: ViewerUpdate) -> dict:
     """`_seats.html`: the other seats around the felt, with their card backs and who plays each
     (a person here or away, a bot, a robot for a person away or gone)."""
+    view, seats, presence = u.view, u.table.seats, u.presence
     others = []
     for pl in _players(view, seats):
         if not pl["is_me"]:
@@ -162,13 +226,13 @@ def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict, presence: P
                     "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
                 }
             )
-    return {"others": others, "deck": deck}
+    return {"others": others, "deck": u.table.deck}
 
 
-def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
+def trick_context(u: ViewerUpdate) -> dict:
     """`_trick.html`: the vira and manilhas, the trick on the felt (or the hand's last finished round), the
     round in play, and each finished round of the hand with its cards and who won it."""
-    names = _names(seats)
+    view, names = u.view, _names(u.table.seats)
     # Between rounds the last finished round of this hand stays on the felt (dimmed) until the next card
     # is played. A new hand starts on a clear felt: the last hand is a summary line in the status, never
     # cards beside the new vira.
@@ -192,13 +256,13 @@ def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
             }
             for r in view["rounds"]
         ],
-        "deck": deck,
+        "deck": u.table.deck,
     }
 
 
-def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict) -> dict:
+def hand_context(u: ViewerUpdate) -> dict:
     """`_hand.html`: the viewer's name and cards (the playable ones as buttons), partners' cards in a hand of eleven."""
-    names = _names(seats)
+    view, seats, names = u.view, u.table.seats, _names(u.table.seats)
     legal = view["legal_actions"]
     playable = {a["card"] for a in legal if a["do"] == "play" and "card" in a}
     me = view["seat"]
@@ -209,7 +273,7 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
         # Only buttons carry the version, and there are none without a legal action: then the
         # fragment does not change from one version to the next and is not rendered again
         # (`render_changed`).
-        "version": version if legal else None,
+        "version": u.version if legal else None,
         "hand": [{"face": _face(code, manilhas), "playable": code in playable} for code in view["hand"]],
         "can_face_down": any(a["do"] == "play" and a.get("face_down") for a in legal),
         # Online Mineiro's double round: one button per way to lay the two cards (face up, hidden beneath).
@@ -224,20 +288,20 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
             {"name": names[int(s)], "cards": [_face(c, manilhas) for c in cards]}
             for s, cards in view["partner_hands"].items()
         ],
-        "deck": deck,
+        "deck": u.table.deck,
     }
 
 
-def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict:
+def actions_context(u: ViewerUpdate) -> dict:
     """`_actions.html`: a pending raise, the hand-of-eleven decision, the raise/accept/run buttons."""
-    names = _names(seats)
+    view, names = u.view, _names(u.table.seats)
     legal_kinds = {a["do"] for a in view["legal_actions"]}
     eleven = view["hand_of_eleven"]
     deciding_eleven = bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds)
     pending = view["pending_raise"]
     next_raise = view["next_raise"]
     return {
-        "version": version if legal_kinds else None,  # only buttons carry it (as in `hand_context`)
+        "version": u.version if legal_kinds else None,  # only buttons carry it (as in `hand_context`)
         "variant": view["rules"]["variant"],
         "pending": pending
         and {
@@ -257,36 +321,20 @@ def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict
     }
 
 
-def status_context(
-    view: dict,
-    seats: list[SeatFacts],
-    *,
-    version: int,
-    deadline: datetime | None = None,
-    deadline_seat: int | None = None,
-    timed_out_seat: int | None = None,
-    timed_out_version: int | None = None,
-    rewards: tuple[int, int] | None = None,
-    tournament_public_id: str | None = None,
-    tournament_stage: int | None = None,
-    prize: tuple[int, int] | None = None,
-    room_match: bool = False,
-    achievements: list[dict] | None = None,
-    presence: Presence = NOBODY_AWAY,
-    reward_note: str = "",
-    again_url: str = "",
-) -> dict:
+def status_context(u: ViewerUpdate) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result,
     the robots playing for people away or gone (a room's match).
 
-    A room's match ends with "Play again" with the same people (`again_url`, the rooms app's page) and
-    the way back to the rooms, not the Play page against the AI. `reward_note` says why a result
+    A room's match ends with "Play again" with the same people (`outcome.again_url`, the rooms app's page)
+    and the way back to the rooms, not the Play page against the AI. `outcome.note` says why a result
     pays less than the table says (selectors.reward_note).
 
-    `rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
+    `outcome.rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
     (a guest, who is offered to sign up instead). A tournament stage's result says what comes next
-    and what the final pays (`prize`: coins, rank points).
+    and what the final pays (`outcome.prize`: coins, rank points).
     """
+    view, seats, outcome, clock, presence = u.view, u.table.seats, u.outcome, u.clock, u.presence
+    rewards, tournament_stage, version = outcome.rewards, u.table.tournament_stage, u.version
     names = _names(seats)
     acting = view["seats_to_act"]
     result = None
@@ -304,17 +352,20 @@ def status_context(
         if rewards is not None:
             result["coins"], result["rank_points"] = rewards
             # Why it pays less than the table says (selectors.reward_note): the page says the truth.
-            result["note"] = reward_note
+            result["note"] = outcome.note
         result["tournament"] = (
-            _tournament_result(tournament_stage, prize, won) if tournament_stage is not None and not abandoned else None
+            _tournament_result(tournament_stage, outcome.prize, won)
+            if tournament_stage is not None and not abandoned
+            else None
         )
         # Achievements the viewer earned with this match: the table's small notice.
-        result["achievements"] = achievements or []
+        result["achievements"] = list(outcome.achievements)
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
-    if timed_out_version is not None and version - timed_out_version < view["seats"]:
-        timed_out = names[timed_out_seat]
+    if clock.timed_out_version is not None and version - clock.timed_out_version < view["seats"]:
+        timed_out = names[clock.timed_out_seat]
     # The countdown is for people; an AI seat's short delay is not a clock worth showing.
+    deadline, deadline_seat, room_match = clock.deadline, clock.deadline_seat, u.table.room_match
     counting_down = (
         deadline
         and acting
@@ -335,8 +386,8 @@ def status_context(
         # Only the result links there (reverse() on every render cost a share of each update).
         "play_again_url": (reverse("rooms:lobby") if room_match else reverse("games:play")) if result else None,
         "room_match": room_match,
-        "again_url": again_url if result else "",
-        "tournament_url": _tournament_url(tournament_public_id),
+        "again_url": outcome.again_url if result else "",
+        "tournament_url": _tournament_url(u.table.tournament_public_id),
         # "Robot playing for NAME" (seed 002): the others see who stands in for whom; the viewer who left
         # is told their seat is the robot's now.
         "robot_for": [{"seat": s, "name": names[s]} for s in presence.robots if s != me] if not result else [],
@@ -345,10 +396,10 @@ def status_context(
     }
 
 
-def announce_context(view: dict, seats: list[SeatFacts]) -> dict:
+def announce_context(u: ViewerUpdate) -> dict:
     """`_announce.html`, the screen reader's live region: the card someone else just played, the round or
     hand that just ended, a raise to answer, a hand of eleven to decide, whose turn it is, the result."""
-    names = _names(seats)
+    view, names = u.view, _names(u.table.seats)
     me = view["seat"]
     latest = view["trick"][-1] if view["trick"] else (view["rounds"][-1]["plays"][-1] if view["rounds"] else None)
     last_round = view["rounds"][-1] if view["rounds"] and not view["trick"] else None
@@ -416,39 +467,33 @@ def message_context(text: str, code: str = "") -> dict:
 # --- from the match row to every fragment, and the renders ------------------------------------
 
 
-def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: dict) -> dict[str, dict]:
+def table_contexts(match: Match, table: TableFacts, view: dict) -> dict[str, dict]:
     """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
-    me = view["seat"]
-    rewards, prize = None, None
-    achievements = None
-    note = ""
-    if view["match_over"] and me is not None and seats[me].has_account:
-        table = selectors.seats_at(match)
-        rewards = selectors.reward_amounts(match, match.won_by(me), seats=table, seat_number=me)
-        note = selectors.reward_note(match, table, seat_number=me)
-        achievements = earned_in(seats[me].user_id, f"match:{match.public_id}")
-    if view["match_over"] and match.tournament_stage is not None:
+    update = ViewerUpdate(
+        view=view,
+        table=table,
+        version=match.version,
+        clock=Clock(match.deadline, match.deadline_seat, match.timed_out_seat, match.timed_out_version),
+        presence=Presence.of(match),
+        signals=signal_facts(match.signals, view, match.partner_signals),
+        outcome=_outcome(match, table, view),
+    )
+    return contexts_for(update)
+
+
+def _outcome(match: Match, table: TableFacts, view: dict) -> Outcome:
+    """What the match pays the viewer of `view` once it is over (a spectator: nothing but the way out)."""
+    me, over = view["seat"], view["match_over"]
+    rewards, note, achievements, prize = None, "", (), None
+    if over and me is not None and table.seats[me].has_account:
+        seats = selectors.seats_at(match)
+        rewards = selectors.reward_amounts(match, match.won_by(me), seats=seats, seat_number=me)
+        note = selectors.reward_note(match, seats, seat_number=me)
+        achievements = tuple(earned_in(table.seats[me].user_id, f"match:{match.public_id}"))
+    if over and match.tournament_stage is not None:
         settings = selectors.reward_settings()
         prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
-    return contexts_for(
-        view,
-        seats,
-        deck=deck,
-        version=match.version,
-        deadline=match.deadline,
-        deadline_seat=match.deadline_seat,
-        timed_out_seat=match.timed_out_seat,
-        timed_out_version=match.timed_out_version,
-        tournament=tournament_facts(match),
-        rewards=rewards,
-        prize=prize,
-        achievements=achievements,
-        room_match=match.kind == Match.Kind.ROOM,
-        presence=Presence.of(match),
-        reward_note=note,
-        signals=signal_facts(match.signals, view, match.partner_signals),
-        again_url=_again_url(match, me),
-    )
+    return Outcome(rewards=rewards, note=note, achievements=achievements, prize=prize, again_url=_again_url(match, me))
 
 
 def _again_url(match: Match, me: int | None) -> str:
@@ -468,84 +513,35 @@ def tournament_facts(match: Match) -> tuple[int | None, str | None]:
     return match.tournament_stage, (match.tournament.public_id if match.tournament_id else None)
 
 
-def contexts_for(
-    view: dict,
-    seats: list[SeatFacts],
-    *,
-    deck: dict,
-    version: int,
-    deadline: datetime | None,
-    deadline_seat: int | None,
-    timed_out_seat: int | None,
-    timed_out_version: int | None,
-    tournament: tuple[int | None, str | None],
-    rewards: tuple[int, int] | None = None,
-    prize: tuple[int, int] | None = None,
-    achievements: list[dict] | None = None,
-    room_match: bool = False,
-    presence: Presence = NOBODY_AWAY,
-    reward_note: str = "",
-    again_url: str = "",
-    signals: dict | None = None,
-) -> dict[str, dict]:
-    """Every pushed fragment's context from plain values: what a socket renders a published move from
-    (`games.table.publishing.TableUpdate`), with no database at hand. What a result pays (`rewards`,
-    `prize`, `achievements`) is read from the database: a finished match is always a snapshot."""
-    tournament_stage, tournament_public_id = tournament
+def contexts_for(update: ViewerUpdate) -> dict[str, dict]:
+    """Every pushed fragment's context from one viewer's update: what a socket renders a published move
+    from (`games.table.publishing.TableUpdate`), with no database at hand. What a result pays (`outcome`)
+    is read from the database: a finished match is always a snapshot."""
     return {
-        "scoreboard": scoreboard_context(
-            view, seats, tournament_stage=tournament_stage, tournament_public_id=tournament_public_id
-        ),
-        "seats": seats_context(view, seats, deck=deck, presence=presence),
-        "trick": trick_context(view, seats, deck=deck),
-        "hand": hand_context(view, seats, version=version, deck=deck),
-        "actions": actions_context(view, seats, version=version),
-        "signals": signals_context(signals),
-        "status": status_context(
-            view,
-            seats,
-            version=version,
-            deadline=deadline,
-            deadline_seat=deadline_seat,
-            timed_out_seat=timed_out_seat,
-            timed_out_version=timed_out_version,
-            rewards=rewards,
-            tournament_public_id=tournament_public_id,
-            tournament_stage=tournament_stage,
-            prize=prize,
-            room_match=room_match,
-            reward_note=reward_note,
-            again_url=again_url,
-            achievements=achievements,
-            presence=presence,
-        ),
-        "announce": announce_context(view, seats),
+        "scoreboard": scoreboard_context(update),
+        "seats": seats_context(update),
+        "trick": trick_context(update),
+        "hand": hand_context(update),
+        "actions": actions_context(update),
+        "signals": signals_context(update.signals),
+        "status": status_context(update),
+        "announce": announce_context(update),
     }
 
 
-def update_contexts(
-    table: TableUpdate,
-    seats: list[SeatFacts],
-    *,
-    deck: dict,
-    tournament: tuple[int | None, str | None],
-    room_match: bool = False,
-) -> dict[str, dict]:
+def update_contexts(table: TableUpdate, facts: TableFacts) -> dict[str, dict]:
     """Every fragment's context for a published version (`games.table.publishing.TableUpdate`), with what a
-    socket keeps for the whole match: its seats, the viewer's deck, the tournament, a room's or not."""
+    socket keeps for the whole match (`TableFacts`)."""
+    deadline = datetime.fromtimestamp(table.deadline_ts, UTC) if table.deadline_ts is not None else None
     return contexts_for(
-        table.view,
-        seats,
-        deck=deck,
-        version=table.version,
-        deadline=datetime.fromtimestamp(table.deadline_ts, UTC) if table.deadline_ts is not None else None,
-        deadline_seat=table.deadline_seat,
-        timed_out_seat=table.timed_out_seat,
-        timed_out_version=table.timed_out_version,
-        tournament=tournament,
-        room_match=room_match,
-        presence=Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
-        signals=table.signals,
+        ViewerUpdate(
+            view=table.view,
+            table=facts,
+            version=table.version,
+            clock=Clock(deadline, table.deadline_seat, table.timed_out_seat, table.timed_out_version),
+            presence=Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
+            signals=table.signals,
+        )
     )
 
 
@@ -554,7 +550,7 @@ def page_context(match: Match, seats: list[Seat], seat_number: int | None, *, sp
     `seat_number` None is a spectator's page (`spectator`: the person watching, whose deck draws the cards)."""
     view = viewer_view(match, seat_number)
     deck = equipped_deck(seats[seat_number].user if seat_number is not None else spectator)
-    fragments = render_regions(table_contexts(match, seat_facts(seats), view, deck=deck))
+    fragments = render_regions(table_contexts(match, table_facts(match, seats, deck), view))
     fragments["message"] = render_fragment("message", message_context(""))
     fragments["spectators"] = render_fragment(
         "spectators",

@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 
 def regions(match: Match, seat: int = 0) -> dict[str, str]:
     match.refresh_from_db()
-    seats = rendering.seat_facts(selectors.seats_at(match))
-    contexts = rendering.table_contexts(match, seats, rendering.viewer_view(match, seat), deck=DEFAULT_DECK)
+    table = rendering.table_facts(match, selectors.seats_at(match), DEFAULT_DECK)
+    contexts = rendering.table_contexts(match, table, rendering.viewer_view(match, seat))
     with translation.override("en"):
         return rendering.render_regions(contexts)
 
