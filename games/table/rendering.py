@@ -18,14 +18,14 @@ from django.template import Context
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import engine, selectors
 from games.match.signals import SIGNALS, signal_facts
 from games.models import Match, Seat, Tournament
 from games.table import presentation as p
 from games.table.publishing import TableUpdate, seat_view_of
-from shop.selectors import equipped_deck
+from shop.selectors import balances, coins_moved, equipped_deck
 from stats.selectors import earned_in
 
 # The fragments pushed after every move, in the order they are sent.
@@ -107,9 +107,11 @@ class TableFacts:
 
     seats: tuple[SeatFacts, ...]
     deck: dict
+    public_id: str = ""
     tournament_stage: int | None = None
     tournament_public_id: str | None = None
     room_match: bool = False
+    move_seconds: int = 99  # a person's clock: the whole of the ring drawn around the acting avatar
 
 
 def table_facts(match: Match, seats: list[Seat], deck: dict) -> TableFacts:
@@ -118,9 +120,11 @@ def table_facts(match: Match, seats: list[Seat], deck: dict) -> TableFacts:
     return TableFacts(
         seats=tuple(seat_facts(seats)),
         deck=deck,
+        public_id=match.public_id,
         tournament_stage=stage,
         tournament_public_id=public_id,
         room_match=match.kind == Match.Kind.ROOM,
+        move_seconds=match.move_seconds,
     )
 
 
@@ -145,6 +149,11 @@ class Outcome:
     achievements: tuple[dict, ...] = ()
     prize: tuple[int, int] | None = None
     again_url: str = ""
+    # What the match moved in the viewer's wallet, so the result adds up to it: (what, coins) lines
+    # ("match": its reward; "stake": the pot, less what was put in; "achievements"), and the balances
+    # after it, which the result pushes into the page's header.
+    coins: tuple[tuple[str, int], ...] = ()
+    balances: dict | None = None
 
 
 NO_OUTCOME = Outcome()
@@ -208,25 +217,29 @@ def scoreboard_context(u: ViewerUpdate) -> dict:
 
 
 def seats_context(u: ViewerUpdate) -> dict:
-    """`_seats.html`: the other seats around the felt, with their card backs and who plays each
-    (a person here or away, a bot, a robot for a person away or gone)."""
+    """`_seats.html`: every seat around the felt, the viewer's at the bottom: who plays it (a person here
+    or away, a bot, a robot for a person away or gone), the others' card backs, who acts now (the clock's
+    ring is drawn on that avatar), the dealer, and a raise called from that seat as a shout."""
     view, seats, presence = u.view, u.table.seats, u.presence
-    others = []
+    pending = view["pending_raise"]
+    caller = pending["seat"] if pending and not view["match_over"] else None
+    around = []
     for pl in _players(view, seats):
-        if not pl["is_me"]:
-            state = presence.state_of(seats[pl["number"]])
-            cards = len(pl["cards_left"])
-            # Labels worded here rather than in the template: this fragment is drawn again on every
-            # move, and a template's translate tags cost more than these two calls.
-            others.append(
-                {
-                    **pl,
-                    "presence": state,
-                    "presence_label": str(PRESENCE_LABELS[state]),
-                    "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
-                }
-            )
-    return {"others": others, "deck": u.table.deck}
+        state = presence.state_of(seats[pl["number"]])
+        cards = len(pl["cards_left"])
+        # Labels worded here rather than in the template: this fragment is drawn again on every
+        # move, and a template's translate tags cost more than these calls.
+        around.append(
+            {
+                **pl,
+                "presence": state,
+                "presence_label": str(PRESENCE_LABELS[state]),
+                "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
+                "initial": (pl["name"][:1] or "?").upper(),
+                "shout": p.RAISE_CALLS.get(pending["name"]) if pl["number"] == caller else None,
+            }
+        )
+    return {"seats": around, "deck": u.table.deck}
 
 
 def trick_context(u: ViewerUpdate) -> dict:
@@ -236,16 +249,26 @@ def trick_context(u: ViewerUpdate) -> dict:
     # Between rounds the last finished round of this hand stays on the felt (dimmed) until the next card
     # is played. A new hand starts on a clear felt: the last hand is a summary line in the status, never
     # cards beside the new vira.
-    plays, previous = view["trick"], False
+    plays, previous, collect_to, winner_seat = view["trick"], False, None, None
     if not plays and view["rounds"]:
-        plays, previous = view["rounds"][-1]["plays"], True
+        last_round = view["rounds"][-1]
+        plays, previous, winner_seat = last_round["plays"], True, last_round["winner_seat"]
+        # The finished round's cards go to the seat that took it (a tie stays where it is).
+        if winner_seat is not None:
+            collect_to = p.position_of(_viewer(view), winner_seat, view["seats"])
     on_the_felt = _plays(view, names, plays, view["manilhas"])
+    if on_the_felt:
+        # The card just played travels from its seat to the felt (the last of a finished round too).
+        on_the_felt[-1] = {**on_the_felt[-1], "arriving": True}
+    for play in on_the_felt:
+        play["took_it"] = previous and play["seat"] == winner_seat
     return {
         "vira": p.card_face(view["vira"]),
         "manilha_rank": view["manilha_rank"],
         "manilhas": [p.card_face(c, manilha=True) for c in view["manilhas"]],
         "plays": on_the_felt,
         "trick_is_previous": previous and bool(on_the_felt),
+        "collect_to": collect_to,
         "round_in_play": view["round"],
         "rounds": [
             {
@@ -346,6 +369,10 @@ def status_context(u: ViewerUpdate) -> dict:
         result = {
             "won": won,
             "winner": _side_label(view, names, view["match_winner"]),
+            # Who the headline speaks to or of: the viewer ("You won", "You lost" to one or all of the
+            # side), or, for a spectator, the winners by name.
+            "me": _side_subject(view, names, view["side"]) if view["side"] is not None else None,
+            "winners": _side_subject(view, names, view["match_winner"]),
             "signed_in": rewards is not None,
             "abandoned": abandoned,
         }
@@ -353,6 +380,10 @@ def status_context(u: ViewerUpdate) -> dict:
             result["coins"], result["rank_points"] = rewards
             # Why it pays less than the table says (selectors.reward_note): the page says the truth.
             result["note"] = outcome.note
+            # Line by line, what the wallet received: it adds up (the match, the stake, achievements).
+            result["coin_lines"] = [{"what": what, "coins": amount} for what, amount in outcome.coins]
+            result["coins_total"] = sum(amount for _what, amount in outcome.coins)
+            result["balances"] = outcome.balances
         result["tournament"] = (
             _tournament_result(tournament_stage, outcome.prize, won)
             if tournament_stage is not None and not abandoned
@@ -380,6 +411,9 @@ def status_context(u: ViewerUpdate) -> dict:
         "my_turn": view["seat"] is not None and view["seat"] in acting,
         "acting_names": [names[s] for s in acting],
         "deadline_ms": int(deadline.timestamp() * 1000) if counting_down else None,
+        # The ring on the acting avatar (the page's script draws it and counts the seconds down).
+        "clock_seat": deadline_seat if counting_down else None,
+        "clock_total_ms": u.table.move_seconds * 1000,
         "clock_for": names.get(deadline_seat) if deadline_seat is not None else None,
         "timed_out": timed_out,
         "last_hand": _last_hand_summary(view, names),
@@ -387,6 +421,10 @@ def status_context(u: ViewerUpdate) -> dict:
         "play_again_url": (reverse("rooms:lobby") if room_match else reverse("games:play")) if result else None,
         "room_match": room_match,
         "again_url": outcome.again_url if result else "",
+        # A finished match's replay, for the people who played it (a spectator has none).
+        "replay_url": reverse("games:replay", args=[u.table.public_id])
+        if result and me is not None and u.table.public_id and view["match_over"] and not abandoned
+        else "",
         "tournament_url": _tournament_url(u.table.tournament_public_id),
         # "Robot playing for NAME" (seed 002): the others see who stands in for whom; the viewer who left
         # is told their seat is the robot's now.
@@ -408,7 +446,11 @@ def announce_context(u: ViewerUpdate) -> dict:
     pending = view["pending_raise"]
     return {
         "result": view["match_over"]
-        and {"won": view["match_winner"] == view["side"], "winner": _side_label(view, names, view["match_winner"])},
+        and {
+            "won": view["match_winner"] == view["side"],
+            "me": _side_subject(view, names, view["side"]) if view["side"] is not None else None,
+            "winners": _side_subject(view, names, view["match_winner"]),
+        },
         "latest_play": _plays(view, names, [latest])[0] if latest and latest["seat"] != me else None,
         "round_result": last_round
         and {
@@ -484,16 +526,40 @@ def table_contexts(match: Match, table: TableFacts, view: dict) -> dict[str, dic
 def _outcome(match: Match, table: TableFacts, view: dict) -> Outcome:
     """What the match pays the viewer of `view` once it is over (a spectator: nothing but the way out)."""
     me, over = view["seat"], view["match_over"]
-    rewards, note, achievements, prize = None, "", (), None
+    rewards, note, achievements, prize, coins, wallet = None, "", (), None, (), None
     if over and me is not None and table.seats[me].has_account:
         seats = selectors.seats_at(match)
         rewards = selectors.reward_amounts(match, match.won_by(me), seats=seats, seat_number=me)
         note = selectors.reward_note(match, seats, seat_number=me)
         achievements = tuple(earned_in(table.seats[me].user_id, f"match:{match.public_id}"))
+        person = seats[me].user
+        coins, wallet = _coins_of_the_match(person, match, achievements), balances(person)
     if over and match.tournament_stage is not None:
         settings = selectors.reward_settings()
         prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
-    return Outcome(rewards=rewards, note=note, achievements=achievements, prize=prize, again_url=_again_url(match, me))
+    return Outcome(
+        rewards=rewards,
+        note=note,
+        achievements=achievements,
+        prize=prize,
+        again_url=_again_url(match, me),
+        coins=coins,
+        balances=wallet,
+    )
+
+
+def _coins_of_the_match(person, match: Match, achievements: tuple[dict, ...]) -> tuple[tuple[str, int], ...]:
+    """What the match moved in the person's coins, line by line, as the ledger has it: its reward, the
+    stake (what the pot paid back less what was put in) and the achievements it unlocked."""
+    moved = coins_moved(person, f"match:{match.public_id}")
+    lines = [("match", moved.pop("match_reward", 0))]
+    stake = sum(moved.values())  # every other line of the match is the stake's: held, won, given back
+    if match.stake_coins:
+        lines.append(("stake", stake))
+    paid = sum(a["coins"] for a in achievements)
+    if paid:
+        lines.append(("achievements", paid))
+    return tuple(lines)
 
 
 def _again_url(match: Match, me: int | None) -> str:
@@ -686,13 +752,47 @@ def _players(view: dict, seats: list[SeatFacts]) -> list[dict]:
 
 
 def _side_label(view: dict, names: dict[int, str], side: int) -> str:
-    """A side as the viewer calls it: Us/Them with partners, You or the seat's name without."""
+    """A side as the viewer calls it: Us/Them with partners, You or the seat's name without; a spectator,
+    who is on no side, by its players' names ("Ana & Caio")."""
     sides, my_side = view["sides"], view["side"]
+    if my_side is None:
+        return _joined([names[s] for s in sides[side]])
     if any(len(members) > 1 for members in sides):
         if side == my_side:
             return _("Us")
-        return _("Them") if len(sides) == 2 else " & ".join(names[s] for s in sides[side])
+        return _("Them") if len(sides) == 2 else _joined([names[s] for s in sides[side]])
     return _("You") if side == my_side else names[sides[side][0]]
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else _("%(first)s & %(second)s") % {"first": names[0], "second": names[1]}
+
+
+# Who a sentence is about, for the verb's agreement in Portuguese ("Você correu", "Vocês correram",
+# "Beto correu", "Eles correram"): the viewer alone, the viewer's side of two, one named player, several.
+YOU, YOU_ALL, ONE, MANY = "you", "you_all", "one", "many"
+
+
+def _side_subject(view: dict, names: dict[int, str], side: int) -> dict:
+    """A side as the subject of a sentence: its words (`name`) and its grammatical `kind` (YOU, YOU_ALL,
+    ONE, MANY). The viewer's own side is "you" (one or all of you); another side a name or names."""
+    members = view["sides"][side]
+    if side == view["side"]:
+        return {"kind": YOU if len(members) == 1 else YOU_ALL, "name": ""}
+    if view["side"] is not None and len(members) > 1 and len(view["sides"]) == 2:
+        return {"kind": MANY, "name": _("They")}
+    return {"kind": ONE if len(members) == 1 else MANY, "name": _joined([names[s] for s in members])}
+
+
+def _ran_from(subject: dict, call: str) -> str:
+    """ "<subject> ran from <call>", with the verb agreeing with the subject."""
+    if subject["kind"] == YOU:
+        return _("you ran from %(call)s") % {"call": call}
+    if subject["kind"] == YOU_ALL:
+        return pgettext("you, plural", "you ran from %(call)s") % {"call": call}
+    if subject["kind"] == ONE:
+        return _("%(name)s ran from %(call)s") % {"name": subject["name"], "call": call}
+    return pgettext("several people", "%(names)s ran from %(call)s") % {"names": subject["name"], "call": call}
 
 
 def _result_word(view: dict, side: int | None) -> str:
@@ -747,10 +847,11 @@ def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
         return None
     if last["reason"] == "ran_from":
         losers = [s for s in range(len(view["score"])) if s != last["winner_side"]]
-        why = _("%(side)s ran from %(call)s") % {
-            "side": _side_label(view, names, losers[0]) if len(losers) == 1 else _("the others"),
-            "call": p.ran_from_call(view["rules"], last["points"]),
-        }
+        call = p.ran_from_call(view["rules"], last["points"])
+        if len(losers) == 1:
+            why = _ran_from(_side_subject(view, names, losers[0]), call)
+        else:
+            why = pgettext("several people", "%(names)s ran from %(call)s") % {"names": _("the others"), "call": call}
     elif any(play.get("double") for r in last["rounds"] for play in r["plays"]):
         why = str(p.DOUBLE_PLAY_REASONS.get(last["reason"]) or p.HAND_REASONS.get(last["reason"], last["reason"]))
     else:
