@@ -326,7 +326,7 @@ def render_again_regions(again: dict, go_context: dict, *, oob: bool = False) ->
     )
 
 
-def annul_context(room: Room, match, facts, viewer, *, voter_ids: set[int], propose_at, now=None) -> dict:
+def annul_context(match, facts, viewer, *, voter_ids: set[int], propose_at, now=None) -> dict:
     """`_annul_vote.html`: the friendly-annulment vote at a room's table, as this viewer sees it.
 
     `facts` is the latest vote (rooms.annulment.VoteFacts) or None; `propose_at` when the viewer
@@ -357,7 +357,6 @@ def annul_vote_context(room: Room, viewer) -> dict:
     """`annul_context` read off the database for a room match's table (the page and its socket)."""
     match = room.match
     return annul_context(
-        room,
         match,
         annulment.vote_facts(match),
         viewer,

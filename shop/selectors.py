@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django.core.paginator import Paginator
+from django.db.models import Sum
 from django.templatetags.static import static
 
-from .models import Item, ItemKind, LedgerEntry, Loadout, Ownership, Purchase, Wallet
+from .models import COINS, Item, ItemKind, LedgerEntry, Loadout, Ownership, Purchase, Wallet
 
 # What a guest (or a player without a deck) sees: the classic deck. The table puts
 # `face_style` in a CSS class, `card-face--<face_style>` (shop/static/shop/decks.css).
@@ -49,6 +50,17 @@ def balances(user) -> dict[str, int]:
     if wallet is None:
         return {"coins": 0, "blue_coins": 0, "gems": 0}
     return {"coins": wallet.coins, "blue_coins": wallet.blue_coins, "gems": wallet.gems}
+
+
+def coins_moved(user, reference: str) -> dict[str, int]:
+    """The coins the ledger moved for this person under one reference (a match: "match:<id>"), summed per
+    reason: what the match itself paid or took (its reward, a stake held, a pot share)."""
+    rows = (
+        LedgerEntry.objects.filter(wallet__user=user, currency=COINS, reference=reference)
+        .values_list("reason")
+        .annotate(total=Sum("amount"))
+    )
+    return {reason: total for reason, total in rows}
 
 
 def inventory_sections(user) -> list[tuple[str, str, list[Item]]]:

@@ -75,10 +75,9 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
     match_pk: int | None = None
     seat: int | None = None
     groups_to_join: tuple[str, ...] = ()
-    seats: list | None = None
-    deck: dict | None = None
-    tournament: tuple | None = None  # (stage, tournament public id): fixed for the match
-    room_match = False  # a room's match (its result links back to the lobby): fixed for the match
+    # Who sits where, the viewer's deck, the tournament, a room's or not: fixed for the match, read with
+    # the first snapshot (rendering.TableFacts).
+    table: rendering.TableFacts | None = None
     watch_id: str | None = None  # a spectator's socket: its row in `Spectator` (None at a seat)
     allow_spectators = False  # fixed for the match: whether there is a spectator count to show
     contexts: dict | None = None  # the fragments' contexts of the last push (render only what changed)
@@ -387,7 +386,7 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
             if event["version"] <= self.last_version:
                 return  # a snapshot pushed it (or something newer) while this waited for the lock
             table = event.get("table")
-            follows = event["version"] == self.last_version + 1 and self.seats is not None
+            follows = event["version"] == self.last_version + 1 and self.table is not None
             if table is None or not follows or table["over"]:
                 # "Go and look", a gap in the versions, or a result (what it pays is in the database).
                 await self._push_snapshot(full=False)
@@ -397,9 +396,7 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
     async def _push_update(self, table: TableUpdate) -> None:
         """Render the published version from the message alone: no database, no thread hop."""
         with translation.override(self.language):
-            contexts = rendering.update_contexts(
-                table, self.seats, deck=self.deck, tournament=self.tournament, room_match=self.room_match
-            )
+            contexts = rendering.update_contexts(table, self.table)
             shared = shared_renders.for_version(self.match_pk, self.language, table.version)
             regions = rendering.render_changed(contexts, self.contexts, shared=shared)
         self.contexts = contexts
@@ -449,17 +446,15 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
 
     def _render(self, full: bool):
         match = Match.objects.select_related("tournament").get(pk=self.match_pk)
-        if full or self.seats is None:
+        if full or self.table is None:
             # Who sits where and the viewer's deck do not change during a match: load them once
             # per snapshot, not on every update.
             seats = selectors.seats_at(match)
-            self.seats = rendering.seat_facts(seats)
-            self.deck = equipped_deck(seats[self.seat].user if self.seat is not None else self.scope.get("user"))
-            self.tournament = rendering.tournament_facts(match)
-            self.room_match = match.kind == Match.Kind.ROOM
+            deck = equipped_deck(seats[self.seat].user if self.seat is not None else self.scope.get("user"))
+            self.table = rendering.table_facts(match, seats, deck)
         with translation.override(self.language):
             view = rendering.viewer_view(match, self.seat)
-            contexts = rendering.table_contexts(match, self.seats, view, deck=self.deck)
+            contexts = rendering.table_contexts(match, self.table, view)
             self.contexts = contexts
             regions = rendering.render_regions(contexts, oob=True)
             if match.allow_spectators:

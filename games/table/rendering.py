@@ -18,14 +18,14 @@ from django.template import Context
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from games import engine, selectors
 from games.match.signals import SIGNALS, signal_facts
 from games.models import Match, Seat, Tournament
 from games.table import presentation as p
 from games.table.publishing import TableUpdate, seat_view_of
-from shop.selectors import equipped_deck
+from shop.selectors import balances, coins_moved, equipped_deck
 from stats.selectors import earned_in
 
 # The fragments pushed after every move, in the order they are sent.
@@ -100,6 +100,79 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
     return facts
 
 
+@dataclass(frozen=True)
+class TableFacts:
+    """What a viewer's table keeps for the whole match (who sits where, the viewer's deck, the tournament
+    stage, a room's match or not): fixed while it lasts, so a socket reads it once per snapshot."""
+
+    seats: tuple[SeatFacts, ...]
+    deck: dict
+    public_id: str = ""
+    tournament_stage: int | None = None
+    tournament_public_id: str | None = None
+    room_match: bool = False
+    move_seconds: int = 99  # a person's clock: the whole of the ring drawn around the acting avatar
+
+
+def table_facts(match: Match, seats: list[Seat], deck: dict) -> TableFacts:
+    """The match's `TableFacts` for a viewer whose deck is `deck` (pass the seats with `user__profile` loaded)."""
+    stage, public_id = tournament_facts(match)
+    return TableFacts(
+        seats=tuple(seat_facts(seats)),
+        deck=deck,
+        public_id=match.public_id,
+        tournament_stage=stage,
+        tournament_public_id=public_id,
+        room_match=match.kind == Match.Kind.ROOM,
+        move_seconds=match.move_seconds,
+    )
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Whose clock runs and until when, and the last time a clock ran out (the table played for someone)."""
+
+    deadline: datetime | None = None
+    deadline_seat: int | None = None
+    timed_out_seat: int | None = None
+    timed_out_version: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the result pays the viewer, read from the database (a finished match is always a snapshot):
+    `rewards` (coins, rank points), None for a guest; why it pays less (`note`, selectors.reward_note);
+    the achievements it unlocked; a tournament final's `prize`; the room's "Play again" page."""
+
+    rewards: tuple[int, int] | None = None
+    note: str = ""
+    achievements: tuple[dict, ...] = ()
+    prize: tuple[int, int] | None = None
+    again_url: str = ""
+    # What the match moved in the viewer's wallet, so the result adds up to it: (what, coins) lines
+    # ("match": its reward; "stake": the pot, less what was put in; "achievements"), and the balances
+    # after it, which the result pushes into the page's header.
+    coins: tuple[tuple[str, int], ...] = ()
+    balances: dict | None = None
+
+
+NO_OUTCOME = Outcome()
+
+
+@dataclass(frozen=True)
+class ViewerUpdate:
+    """One version of the table as one viewer sees it, built once per update: every fragment's context is a
+    function of it alone. `view` is the viewer's engine view (nothing hidden can reach a template)."""
+
+    view: dict
+    table: TableFacts
+    version: int
+    clock: Clock = Clock()
+    presence: Presence = NOBODY_AWAY
+    signals: dict | None = None
+    outcome: Outcome = NO_OUTCOME
+
+
 def viewer_view(match: Match, seat_number: int | None) -> dict:
     """The engine's view of the match for this seat (None: a spectator)."""
     state = engine.from_json(match.state)
@@ -117,11 +190,10 @@ def viewer_view(match: Match, seat_number: int | None) -> dict:
 # --- one context function per fragment --------------------------------------------------------
 
 
-def scoreboard_context(
-    view: dict, seats: list[SeatFacts], *, tournament_stage: int | None = None, tournament_public_id: str | None = None
-) -> dict:
+def scoreboard_context(u: ViewerUpdate) -> dict:
     """`_scoreboard.html`: the score per side, the hand and its stake, the next raise, hand-of-eleven/iron notices."""
-    names = _names(seats)
+    view, names = u.view, _names(u.table.seats)
+    tournament_stage = u.table.tournament_stage
     next_raise = view["next_raise"]
     return {
         "score": [
@@ -129,7 +201,7 @@ def scoreboard_context(
             for s, points in enumerate(view["score"])
         ],
         "tournament_stage": Tournament.STAGES[tournament_stage] if tournament_stage is not None else None,
-        "tournament_url": _tournament_url(tournament_public_id),
+        "tournament_url": _tournament_url(u.table.tournament_public_id),
         "hand_number": view["hand_number"],
         "stake": view["stake"],
         "target": view["target"],
@@ -144,44 +216,59 @@ def scoreboard_context(
     }
 
 
-def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict, presence: Presence = NOBODY_AWAY) -> dict:
-    """`_seats.html`: the other seats around the felt, with their card backs and who plays each
-    (a person here or away, a bot, a robot for a person away or gone)."""
-    others = []
+def seats_context(u: ViewerUpdate) -> dict:
+    """`_seats.html`: every seat around the felt, the viewer's at the bottom: who plays it (a person here
+    or away, a bot, a robot for a person away or gone), the others' card backs, who acts now (the clock's
+    ring is drawn on that avatar), the dealer, and a raise called from that seat as a shout."""
+    view, seats, presence = u.view, u.table.seats, u.presence
+    pending = view["pending_raise"]
+    caller = pending["seat"] if pending and not view["match_over"] else None
+    around = []
     for pl in _players(view, seats):
-        if not pl["is_me"]:
-            state = presence.state_of(seats[pl["number"]])
-            cards = len(pl["cards_left"])
-            # Labels worded here rather than in the template: this fragment is drawn again on every
-            # move, and a template's translate tags cost more than these two calls.
-            others.append(
-                {
-                    **pl,
-                    "presence": state,
-                    "presence_label": str(PRESENCE_LABELS[state]),
-                    "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
-                }
-            )
-    return {"others": others, "deck": deck}
+        state = presence.state_of(seats[pl["number"]])
+        cards = len(pl["cards_left"])
+        # Labels worded here rather than in the template: this fragment is drawn again on every
+        # move, and a template's translate tags cost more than these calls.
+        around.append(
+            {
+                **pl,
+                "presence": state,
+                "presence_label": str(PRESENCE_LABELS[state]),
+                "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
+                "initial": (pl["name"][:1] or "?").upper(),
+                "shout": p.RAISE_CALLS.get(pending["name"]) if pl["number"] == caller else None,
+            }
+        )
+    return {"seats": around, "deck": u.table.deck}
 
 
-def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
+def trick_context(u: ViewerUpdate) -> dict:
     """`_trick.html`: the vira and manilhas, the trick on the felt (or the hand's last finished round), the
     round in play, and each finished round of the hand with its cards and who won it."""
-    names = _names(seats)
+    view, names = u.view, _names(u.table.seats)
     # Between rounds the last finished round of this hand stays on the felt (dimmed) until the next card
     # is played. A new hand starts on a clear felt: the last hand is a summary line in the status, never
     # cards beside the new vira.
-    plays, previous = view["trick"], False
+    plays, previous, collect_to, winner_seat = view["trick"], False, None, None
     if not plays and view["rounds"]:
-        plays, previous = view["rounds"][-1]["plays"], True
+        last_round = view["rounds"][-1]
+        plays, previous, winner_seat = last_round["plays"], True, last_round["winner_seat"]
+        # The finished round's cards go to the seat that took it (a tie stays where it is).
+        if winner_seat is not None:
+            collect_to = p.position_of(_viewer(view), winner_seat, view["seats"])
     on_the_felt = _plays(view, names, plays, view["manilhas"])
+    if on_the_felt:
+        # The card just played travels from its seat to the felt (the last of a finished round too).
+        on_the_felt[-1] = {**on_the_felt[-1], "arriving": True}
+    for play in on_the_felt:
+        play["took_it"] = previous and play["seat"] == winner_seat
     return {
         "vira": p.card_face(view["vira"]),
         "manilha_rank": view["manilha_rank"],
         "manilhas": [p.card_face(c, manilha=True) for c in view["manilhas"]],
         "plays": on_the_felt,
         "trick_is_previous": previous and bool(on_the_felt),
+        "collect_to": collect_to,
         "round_in_play": view["round"],
         "rounds": [
             {
@@ -192,13 +279,13 @@ def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
             }
             for r in view["rounds"]
         ],
-        "deck": deck,
+        "deck": u.table.deck,
     }
 
 
-def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict) -> dict:
+def hand_context(u: ViewerUpdate) -> dict:
     """`_hand.html`: the viewer's name and cards (the playable ones as buttons), partners' cards in a hand of eleven."""
-    names = _names(seats)
+    view, seats, names = u.view, u.table.seats, _names(u.table.seats)
     legal = view["legal_actions"]
     playable = {a["card"] for a in legal if a["do"] == "play" and "card" in a}
     me = view["seat"]
@@ -209,7 +296,7 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
         # Only buttons carry the version, and there are none without a legal action: then the
         # fragment does not change from one version to the next and is not rendered again
         # (`render_changed`).
-        "version": version if legal else None,
+        "version": u.version if legal else None,
         "hand": [{"face": _face(code, manilhas), "playable": code in playable} for code in view["hand"]],
         "can_face_down": any(a["do"] == "play" and a.get("face_down") for a in legal),
         # Online Mineiro's double round: one button per way to lay the two cards (face up, hidden beneath).
@@ -224,20 +311,20 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
             {"name": names[int(s)], "cards": [_face(c, manilhas) for c in cards]}
             for s, cards in view["partner_hands"].items()
         ],
-        "deck": deck,
+        "deck": u.table.deck,
     }
 
 
-def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict:
+def actions_context(u: ViewerUpdate) -> dict:
     """`_actions.html`: a pending raise, the hand-of-eleven decision, the raise/accept/run buttons."""
-    names = _names(seats)
+    view, names = u.view, _names(u.table.seats)
     legal_kinds = {a["do"] for a in view["legal_actions"]}
     eleven = view["hand_of_eleven"]
     deciding_eleven = bool(eleven and not eleven["decided"] and {"accept", "run"} & legal_kinds)
     pending = view["pending_raise"]
     next_raise = view["next_raise"]
     return {
-        "version": version if legal_kinds else None,  # only buttons carry it (as in `hand_context`)
+        "version": u.version if legal_kinds else None,  # only buttons carry it (as in `hand_context`)
         "variant": view["rules"]["variant"],
         "pending": pending
         and {
@@ -257,36 +344,20 @@ def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict
     }
 
 
-def status_context(
-    view: dict,
-    seats: list[SeatFacts],
-    *,
-    version: int,
-    deadline: datetime | None = None,
-    deadline_seat: int | None = None,
-    timed_out_seat: int | None = None,
-    timed_out_version: int | None = None,
-    rewards: tuple[int, int] | None = None,
-    tournament_public_id: str | None = None,
-    tournament_stage: int | None = None,
-    prize: tuple[int, int] | None = None,
-    room_match: bool = False,
-    achievements: list[dict] | None = None,
-    presence: Presence = NOBODY_AWAY,
-    reward_note: str = "",
-    again_url: str = "",
-) -> dict:
+def status_context(u: ViewerUpdate) -> dict:
     """`_status.html`: whose turn and their clock, a clock that ran out, the last hand, the match result,
     the robots playing for people away or gone (a room's match).
 
-    A room's match ends with "Play again" with the same people (`again_url`, the rooms app's page) and
-    the way back to the rooms, not the Play page against the AI. `reward_note` says why a result
+    A room's match ends with "Play again" with the same people (`outcome.again_url`, the rooms app's page)
+    and the way back to the rooms, not the Play page against the AI. `outcome.note` says why a result
     pays less than the table says (selectors.reward_note).
 
-    `rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
+    `outcome.rewards` is (coins, rank points) the result pays the viewer, None when it pays them nothing
     (a guest, who is offered to sign up instead). A tournament stage's result says what comes next
-    and what the final pays (`prize`: coins, rank points).
+    and what the final pays (`outcome.prize`: coins, rank points).
     """
+    view, seats, outcome, clock, presence = u.view, u.table.seats, u.outcome, u.clock, u.presence
+    rewards, tournament_stage, version = outcome.rewards, u.table.tournament_stage, u.version
     names = _names(seats)
     acting = view["seats_to_act"]
     result = None
@@ -298,23 +369,34 @@ def status_context(
         result = {
             "won": won,
             "winner": _side_label(view, names, view["match_winner"]),
+            # Who the headline speaks to or of: the viewer ("You won", "You lost" to one or all of the
+            # side), or, for a spectator, the winners by name.
+            "me": _side_subject(view, names, view["side"]) if view["side"] is not None else None,
+            "winners": _side_subject(view, names, view["match_winner"]),
             "signed_in": rewards is not None,
             "abandoned": abandoned,
         }
         if rewards is not None:
             result["coins"], result["rank_points"] = rewards
             # Why it pays less than the table says (selectors.reward_note): the page says the truth.
-            result["note"] = reward_note
+            result["note"] = outcome.note
+            # Line by line, what the wallet received: it adds up (the match, the stake, achievements).
+            result["coin_lines"] = [{"what": what, "coins": amount} for what, amount in outcome.coins]
+            result["coins_total"] = sum(amount for _what, amount in outcome.coins)
+            result["balances"] = outcome.balances
         result["tournament"] = (
-            _tournament_result(tournament_stage, prize, won) if tournament_stage is not None and not abandoned else None
+            _tournament_result(tournament_stage, outcome.prize, won)
+            if tournament_stage is not None and not abandoned
+            else None
         )
         # Achievements the viewer earned with this match: the table's small notice.
-        result["achievements"] = achievements or []
+        result["achievements"] = list(outcome.achievements)
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
-    if timed_out_version is not None and version - timed_out_version < view["seats"]:
-        timed_out = names[timed_out_seat]
+    if clock.timed_out_version is not None and version - clock.timed_out_version < view["seats"]:
+        timed_out = names[clock.timed_out_seat]
     # The countdown is for people; an AI seat's short delay is not a clock worth showing.
+    deadline, deadline_seat, room_match = clock.deadline, clock.deadline_seat, u.table.room_match
     counting_down = (
         deadline
         and acting
@@ -329,14 +411,21 @@ def status_context(
         "my_turn": view["seat"] is not None and view["seat"] in acting,
         "acting_names": [names[s] for s in acting],
         "deadline_ms": int(deadline.timestamp() * 1000) if counting_down else None,
+        # The ring on the acting avatar (the page's script draws it and counts the seconds down).
+        "clock_seat": deadline_seat if counting_down else None,
+        "clock_total_ms": u.table.move_seconds * 1000,
         "clock_for": names.get(deadline_seat) if deadline_seat is not None else None,
         "timed_out": timed_out,
         "last_hand": _last_hand_summary(view, names),
         # Only the result links there (reverse() on every render cost a share of each update).
         "play_again_url": (reverse("rooms:lobby") if room_match else reverse("games:play")) if result else None,
         "room_match": room_match,
-        "again_url": again_url if result else "",
-        "tournament_url": _tournament_url(tournament_public_id),
+        "again_url": outcome.again_url if result else "",
+        # A finished match's replay, for the people who played it (a spectator has none).
+        "replay_url": reverse("games:replay", args=[u.table.public_id])
+        if result and me is not None and u.table.public_id and view["match_over"] and not abandoned
+        else "",
+        "tournament_url": _tournament_url(u.table.tournament_public_id),
         # "Robot playing for NAME" (seed 002): the others see who stands in for whom; the viewer who left
         # is told their seat is the robot's now.
         "robot_for": [{"seat": s, "name": names[s]} for s in presence.robots if s != me] if not result else [],
@@ -345,10 +434,10 @@ def status_context(
     }
 
 
-def announce_context(view: dict, seats: list[SeatFacts]) -> dict:
+def announce_context(u: ViewerUpdate) -> dict:
     """`_announce.html`, the screen reader's live region: the card someone else just played, the round or
     hand that just ended, a raise to answer, a hand of eleven to decide, whose turn it is, the result."""
-    names = _names(seats)
+    view, names = u.view, _names(u.table.seats)
     me = view["seat"]
     latest = view["trick"][-1] if view["trick"] else (view["rounds"][-1]["plays"][-1] if view["rounds"] else None)
     last_round = view["rounds"][-1] if view["rounds"] and not view["trick"] else None
@@ -357,7 +446,11 @@ def announce_context(view: dict, seats: list[SeatFacts]) -> dict:
     pending = view["pending_raise"]
     return {
         "result": view["match_over"]
-        and {"won": view["match_winner"] == view["side"], "winner": _side_label(view, names, view["match_winner"])},
+        and {
+            "won": view["match_winner"] == view["side"],
+            "me": _side_subject(view, names, view["side"]) if view["side"] is not None else None,
+            "winners": _side_subject(view, names, view["match_winner"]),
+        },
         "latest_play": _plays(view, names, [latest])[0] if latest and latest["seat"] != me else None,
         "round_result": last_round
         and {
@@ -416,39 +509,57 @@ def message_context(text: str, code: str = "") -> dict:
 # --- from the match row to every fragment, and the renders ------------------------------------
 
 
-def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: dict) -> dict[str, dict]:
+def table_contexts(match: Match, table: TableFacts, view: dict) -> dict[str, dict]:
     """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
-    me = view["seat"]
-    rewards, prize = None, None
-    achievements = None
-    note = ""
-    if view["match_over"] and me is not None and seats[me].has_account:
-        table = selectors.seats_at(match)
-        rewards = selectors.reward_amounts(match, match.won_by(me), seats=table, seat_number=me)
-        note = selectors.reward_note(match, table, seat_number=me)
-        achievements = earned_in(seats[me].user_id, f"match:{match.public_id}")
-    if view["match_over"] and match.tournament_stage is not None:
+    update = ViewerUpdate(
+        view=view,
+        table=table,
+        version=match.version,
+        clock=Clock(match.deadline, match.deadline_seat, match.timed_out_seat, match.timed_out_version),
+        presence=Presence.of(match),
+        signals=signal_facts(match.signals, view, match.partner_signals),
+        outcome=_outcome(match, table, view),
+    )
+    return contexts_for(update)
+
+
+def _outcome(match: Match, table: TableFacts, view: dict) -> Outcome:
+    """What the match pays the viewer of `view` once it is over (a spectator: nothing but the way out)."""
+    me, over = view["seat"], view["match_over"]
+    rewards, note, achievements, prize, coins, wallet = None, "", (), None, (), None
+    if over and me is not None and table.seats[me].has_account:
+        seats = selectors.seats_at(match)
+        rewards = selectors.reward_amounts(match, match.won_by(me), seats=seats, seat_number=me)
+        note = selectors.reward_note(match, seats, seat_number=me)
+        achievements = tuple(earned_in(table.seats[me].user_id, f"match:{match.public_id}"))
+        person = seats[me].user
+        coins, wallet = _coins_of_the_match(person, match, achievements), balances(person)
+    if over and match.tournament_stage is not None:
         settings = selectors.reward_settings()
         prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
-    return contexts_for(
-        view,
-        seats,
-        deck=deck,
-        version=match.version,
-        deadline=match.deadline,
-        deadline_seat=match.deadline_seat,
-        timed_out_seat=match.timed_out_seat,
-        timed_out_version=match.timed_out_version,
-        tournament=tournament_facts(match),
+    return Outcome(
         rewards=rewards,
-        prize=prize,
+        note=note,
         achievements=achievements,
-        room_match=match.kind == Match.Kind.ROOM,
-        presence=Presence.of(match),
-        reward_note=note,
-        signals=signal_facts(match.signals, view, match.partner_signals),
+        prize=prize,
         again_url=_again_url(match, me),
+        coins=coins,
+        balances=wallet,
     )
+
+
+def _coins_of_the_match(person, match: Match, achievements: tuple[dict, ...]) -> tuple[tuple[str, int], ...]:
+    """What the match moved in the person's coins, line by line, as the ledger has it: its reward, the
+    stake (what the pot paid back less what was put in) and the achievements it unlocked."""
+    moved = coins_moved(person, f"match:{match.public_id}")
+    lines = [("match", moved.pop("match_reward", 0))]
+    stake = sum(moved.values())  # every other line of the match is the stake's: held, won, given back
+    if match.stake_coins:
+        lines.append(("stake", stake))
+    paid = sum(a["coins"] for a in achievements)
+    if paid:
+        lines.append(("achievements", paid))
+    return tuple(lines)
 
 
 def _again_url(match: Match, me: int | None) -> str:
@@ -468,84 +579,35 @@ def tournament_facts(match: Match) -> tuple[int | None, str | None]:
     return match.tournament_stage, (match.tournament.public_id if match.tournament_id else None)
 
 
-def contexts_for(
-    view: dict,
-    seats: list[SeatFacts],
-    *,
-    deck: dict,
-    version: int,
-    deadline: datetime | None,
-    deadline_seat: int | None,
-    timed_out_seat: int | None,
-    timed_out_version: int | None,
-    tournament: tuple[int | None, str | None],
-    rewards: tuple[int, int] | None = None,
-    prize: tuple[int, int] | None = None,
-    achievements: list[dict] | None = None,
-    room_match: bool = False,
-    presence: Presence = NOBODY_AWAY,
-    reward_note: str = "",
-    again_url: str = "",
-    signals: dict | None = None,
-) -> dict[str, dict]:
-    """Every pushed fragment's context from plain values: what a socket renders a published move from
-    (`games.table.publishing.TableUpdate`), with no database at hand. What a result pays (`rewards`,
-    `prize`, `achievements`) is read from the database: a finished match is always a snapshot."""
-    tournament_stage, tournament_public_id = tournament
+def contexts_for(update: ViewerUpdate) -> dict[str, dict]:
+    """Every pushed fragment's context from one viewer's update: what a socket renders a published move
+    from (`games.table.publishing.TableUpdate`), with no database at hand. What a result pays (`outcome`)
+    is read from the database: a finished match is always a snapshot."""
     return {
-        "scoreboard": scoreboard_context(
-            view, seats, tournament_stage=tournament_stage, tournament_public_id=tournament_public_id
-        ),
-        "seats": seats_context(view, seats, deck=deck, presence=presence),
-        "trick": trick_context(view, seats, deck=deck),
-        "hand": hand_context(view, seats, version=version, deck=deck),
-        "actions": actions_context(view, seats, version=version),
-        "signals": signals_context(signals),
-        "status": status_context(
-            view,
-            seats,
-            version=version,
-            deadline=deadline,
-            deadline_seat=deadline_seat,
-            timed_out_seat=timed_out_seat,
-            timed_out_version=timed_out_version,
-            rewards=rewards,
-            tournament_public_id=tournament_public_id,
-            tournament_stage=tournament_stage,
-            prize=prize,
-            room_match=room_match,
-            reward_note=reward_note,
-            again_url=again_url,
-            achievements=achievements,
-            presence=presence,
-        ),
-        "announce": announce_context(view, seats),
+        "scoreboard": scoreboard_context(update),
+        "seats": seats_context(update),
+        "trick": trick_context(update),
+        "hand": hand_context(update),
+        "actions": actions_context(update),
+        "signals": signals_context(update.signals),
+        "status": status_context(update),
+        "announce": announce_context(update),
     }
 
 
-def update_contexts(
-    table: TableUpdate,
-    seats: list[SeatFacts],
-    *,
-    deck: dict,
-    tournament: tuple[int | None, str | None],
-    room_match: bool = False,
-) -> dict[str, dict]:
+def update_contexts(table: TableUpdate, facts: TableFacts) -> dict[str, dict]:
     """Every fragment's context for a published version (`games.table.publishing.TableUpdate`), with what a
-    socket keeps for the whole match: its seats, the viewer's deck, the tournament, a room's or not."""
+    socket keeps for the whole match (`TableFacts`)."""
+    deadline = datetime.fromtimestamp(table.deadline_ts, UTC) if table.deadline_ts is not None else None
     return contexts_for(
-        table.view,
-        seats,
-        deck=deck,
-        version=table.version,
-        deadline=datetime.fromtimestamp(table.deadline_ts, UTC) if table.deadline_ts is not None else None,
-        deadline_seat=table.deadline_seat,
-        timed_out_seat=table.timed_out_seat,
-        timed_out_version=table.timed_out_version,
-        tournament=tournament,
-        room_match=room_match,
-        presence=Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
-        signals=table.signals,
+        ViewerUpdate(
+            view=table.view,
+            table=facts,
+            version=table.version,
+            clock=Clock(deadline, table.deadline_seat, table.timed_out_seat, table.timed_out_version),
+            presence=Presence(tuple(table.away_seats), tuple(table.robot_seats), tuple(table.left_seats)),
+            signals=table.signals,
+        )
     )
 
 
@@ -554,7 +616,7 @@ def page_context(match: Match, seats: list[Seat], seat_number: int | None, *, sp
     `seat_number` None is a spectator's page (`spectator`: the person watching, whose deck draws the cards)."""
     view = viewer_view(match, seat_number)
     deck = equipped_deck(seats[seat_number].user if seat_number is not None else spectator)
-    fragments = render_regions(table_contexts(match, seat_facts(seats), view, deck=deck))
+    fragments = render_regions(table_contexts(match, table_facts(match, seats, deck), view))
     fragments["message"] = render_fragment("message", message_context(""))
     fragments["spectators"] = render_fragment(
         "spectators",
@@ -690,13 +752,47 @@ def _players(view: dict, seats: list[SeatFacts]) -> list[dict]:
 
 
 def _side_label(view: dict, names: dict[int, str], side: int) -> str:
-    """A side as the viewer calls it: Us/Them with partners, You or the seat's name without."""
+    """A side as the viewer calls it: Us/Them with partners, You or the seat's name without; a spectator,
+    who is on no side, by its players' names ("Ana & Caio")."""
     sides, my_side = view["sides"], view["side"]
+    if my_side is None:
+        return _joined([names[s] for s in sides[side]])
     if any(len(members) > 1 for members in sides):
         if side == my_side:
             return _("Us")
-        return _("Them") if len(sides) == 2 else " & ".join(names[s] for s in sides[side])
+        return _("Them") if len(sides) == 2 else _joined([names[s] for s in sides[side]])
     return _("You") if side == my_side else names[sides[side][0]]
+
+
+def _joined(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else _("%(first)s & %(second)s") % {"first": names[0], "second": names[1]}
+
+
+# Who a sentence is about, for the verb's agreement in Portuguese ("Você correu", "Vocês correram",
+# "Beto correu", "Eles correram"): the viewer alone, the viewer's side of two, one named player, several.
+YOU, YOU_ALL, ONE, MANY = "you", "you_all", "one", "many"
+
+
+def _side_subject(view: dict, names: dict[int, str], side: int) -> dict:
+    """A side as the subject of a sentence: its words (`name`) and its grammatical `kind` (YOU, YOU_ALL,
+    ONE, MANY). The viewer's own side is "you" (one or all of you); another side a name or names."""
+    members = view["sides"][side]
+    if side == view["side"]:
+        return {"kind": YOU if len(members) == 1 else YOU_ALL, "name": ""}
+    if view["side"] is not None and len(members) > 1 and len(view["sides"]) == 2:
+        return {"kind": MANY, "name": _("They")}
+    return {"kind": ONE if len(members) == 1 else MANY, "name": _joined([names[s] for s in members])}
+
+
+def _ran_from(subject: dict, call: str) -> str:
+    """ "<subject> ran from <call>", with the verb agreeing with the subject."""
+    if subject["kind"] == YOU:
+        return _("you ran from %(call)s") % {"call": call}
+    if subject["kind"] == YOU_ALL:
+        return pgettext("you, plural", "you ran from %(call)s") % {"call": call}
+    if subject["kind"] == ONE:
+        return _("%(name)s ran from %(call)s") % {"name": subject["name"], "call": call}
+    return pgettext("several people", "%(names)s ran from %(call)s") % {"names": subject["name"], "call": call}
 
 
 def _result_word(view: dict, side: int | None) -> str:
@@ -751,10 +847,11 @@ def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
         return None
     if last["reason"] == "ran_from":
         losers = [s for s in range(len(view["score"])) if s != last["winner_side"]]
-        why = _("%(side)s ran from %(call)s") % {
-            "side": _side_label(view, names, losers[0]) if len(losers) == 1 else _("the others"),
-            "call": p.ran_from_call(view["rules"], last["points"]),
-        }
+        call = p.ran_from_call(view["rules"], last["points"])
+        if len(losers) == 1:
+            why = _ran_from(_side_subject(view, names, losers[0]), call)
+        else:
+            why = pgettext("several people", "%(names)s ran from %(call)s") % {"names": _("the others"), "call": call}
     elif any(play.get("double") for r in last["rounds"] for play in r["plays"]):
         why = str(p.DOUBLE_PLAY_REASONS.get(last["reason"]) or p.HAND_REASONS.get(last["reason"], last["reason"]))
     else:

@@ -70,3 +70,12 @@ class MemoNode(template.Node):
                 _memo.clear()
             _memo[key] = html
         return html
+
+
+@register.filter
+def signed(number: int) -> str:
+    """A number of coins with its sign, as a wallet line reads: "+15", "−100" (a true minus sign), "0"."""
+    number = int(number)
+    if number > 0:
+        return f"+{number}"
+    return f"\u2212{-number}" if number < 0 else "0"

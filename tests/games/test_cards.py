@@ -43,13 +43,12 @@ def mineiro_round_two():
 
 
 def fragments(view: dict, *, deck=DECK, language="en") -> dict[str, str]:
+    update = rendering.ViewerUpdate(view=view, table=rendering.TableFacts(seats=tuple(SEATS), deck=deck), version=5)
     with translation.override(language):
         return {
-            "hand": rendering.render_fragment(
-                "hand", rendering.hand_context(view, SEATS, version=5, deck=deck), oob=True
-            ),
-            "trick": rendering.render_fragment("trick", rendering.trick_context(view, SEATS, deck=deck), oob=True),
-            "seats": rendering.render_fragment("seats", rendering.seats_context(view, SEATS, deck=deck), oob=True),
+            "hand": rendering.render_fragment("hand", rendering.hand_context(update), oob=True),
+            "trick": rendering.render_fragment("trick", rendering.trick_context(update), oob=True),
+            "seats": rendering.render_fragment("seats", rendering.seats_context(update), oob=True),
         }
 
 

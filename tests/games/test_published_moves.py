@@ -100,15 +100,14 @@ def test_a_message_rendered_after_a_trip_through_msgpack_is_the_page_the_databas
     seats = seats_at(match)
     with translation.override("en"):
         contexts = rendering.contexts_for(
-            TableUpdate.from_message(travelled["table"]).view,
-            rendering.seat_facts(seats),
-            deck=equipped_deck(seats[2].user),
-            version=match.version,
-            deadline=match.deadline,
-            deadline_seat=match.deadline_seat,
-            timed_out_seat=match.timed_out_seat,
-            timed_out_version=match.timed_out_version,
-            tournament=rendering.tournament_facts(match),
+            rendering.ViewerUpdate(
+                view=TableUpdate.from_message(travelled["table"]).view,
+                table=rendering.table_facts(match, seats, equipped_deck(seats[2].user)),
+                version=match.version,
+                clock=rendering.Clock(
+                    match.deadline, match.deadline_seat, match.timed_out_seat, match.timed_out_version
+                ),
+            )
         )
         assert rendering.render_regions(contexts, oob=True) == pushed_fragments(match, 2)
 
@@ -116,9 +115,8 @@ def test_a_message_rendered_after_a_trip_through_msgpack_is_the_page_the_databas
 def test_only_the_fragments_whose_context_changed_are_rendered(start_match, user):
     match = start_match(user)
     seats = seats_at(match)
-    facts = rendering.seat_facts(seats)
-    deck = equipped_deck(user)
-    before = rendering.table_contexts(match, facts, rendering.viewer_view(match, 0), deck=deck)
+    table = rendering.table_facts(match, seats, equipped_deck(user))
+    before = rendering.table_contexts(match, table, rendering.viewer_view(match, 0))
     assert rendering.render_changed(before, before) == {}
     assert set(rendering.render_changed(before, None)) == set(rendering.REGIONS)
     after = {**before, "trick": {**before["trick"], "round_in_play": before["trick"]["round_in_play"] + 1}}

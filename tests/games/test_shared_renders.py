@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def seat_contexts(match, facts, deck) -> dict[int, dict]:
     """Each seat's fragment contexts for the version just stored, as its socket builds them."""
     return {
-        seat: rendering.update_contexts(table, facts, deck=deck, tournament=(None, None))
+        seat: rendering.update_contexts(table, rendering.TableFacts(seats=tuple(facts), deck=deck))
         for seat, table in seat_updates(match).items()
     }
 

@@ -18,8 +18,8 @@ pytestmark = pytest.mark.django_db
 
 def regions(match: Match, seat: int = 0) -> dict[str, str]:
     match.refresh_from_db()
-    seats = rendering.seat_facts(selectors.seats_at(match))
-    contexts = rendering.table_contexts(match, seats, rendering.viewer_view(match, seat), deck=DEFAULT_DECK)
+    table = rendering.table_facts(match, selectors.seats_at(match), DEFAULT_DECK)
+    contexts = rendering.table_contexts(match, table, rendering.viewer_view(match, seat))
     with translation.override("en"):
         return rendering.render_regions(contexts)
 
@@ -49,8 +49,10 @@ def test_a_finished_round_is_listed_with_its_cards_and_winner_and_the_next_is_in
     winner = "You" if round_one.group(2) == "won" else "Beto" if round_one.group(2) == "lost" else "tied"
     assert f'<span class="round-winner">{winner}</span>' in round_one.group(3)
     assert 'data-round-in-play="2"' in trick and "Round 2" in trick
-    # Until the next card, the finished round stays on the felt, dimmed.
-    assert 'class="played previous"' in trick and trick.count("data-played-by=") == 2
+    # Until the next card, the finished round stays on the felt, dimmed, then goes to the seat that took it.
+    collected = re.search(r'class="played previous(?: collect-to-(\w+))?"', trick)
+    assert collected and trick.count("data-played-by=") == 2
+    assert collected.group(1) == {"won": "bottom", "lost": "top", "tied": None}[round_one.group(2)]
 
 
 def test_a_new_hand_starts_on_a_clear_felt_with_the_last_hand_as_a_summary(duel):

@@ -69,7 +69,7 @@ def pushed_fragments(match: Match, seat_number: int, *, oob: bool = True) -> dic
     seats = seats_at(match)
     view = rendering.viewer_view(match, seat_number)
     contexts = rendering.table_contexts(
-        match, rendering.seat_facts(seats), view, deck=equipped_deck(seats[seat_number].user)
+        match, rendering.table_facts(match, seats, equipped_deck(seats[seat_number].user)), view
     )
     return rendering.render_regions(contexts, oob=oob)
 

@@ -89,9 +89,7 @@ class Command(BaseCommand):
         )
         rng = random.Random(run)
         seat_rows = seats_at(match)
-        facts = rendering.seat_facts(seat_rows)
-        deck = equipped_deck(users[0])
-        tournament = rendering.tournament_facts(match)
+        facts = rendering.table_facts(match, seat_rows, equipped_deck(users[0]))
         previous = None
         before, after, publish, fragments, updates = 0.0, 0.0, 0.0, 0, 0
         every_seat = {"alone": 0.0, "shared": 0.0}
@@ -116,12 +114,12 @@ class Command(BaseCommand):
                 t0 = time.perf_counter()
                 row = Match.objects.select_related("tournament").get(pk=match.pk)
                 view = rendering.viewer_view(row, 0)
-                rendering.render_regions(rendering.table_contexts(row, facts, view, deck=deck), oob=True)
+                rendering.render_regions(rendering.table_contexts(row, facts, view), oob=True)
                 before += time.perf_counter() - t0
 
                 # After: TableConsumer._push_update.
                 t0 = time.perf_counter()
-                contexts = rendering.update_contexts(table, facts, deck=deck, tournament=tournament)
+                contexts = rendering.update_contexts(table, facts)
                 rendered = rendering.render_changed(contexts, previous)
                 after += time.perf_counter() - t0
                 previous = contexts
@@ -134,7 +132,7 @@ class Command(BaseCommand):
                 for way in ways:
                     t0 = time.thread_time()
                     for seat, update in updates_of_seats.items():
-                        seat_contexts = rendering.update_contexts(update, facts, deck=deck, tournament=tournament)
+                        seat_contexts = rendering.update_contexts(update, facts)
                         shared = store.for_version(match.pk, language, update.version) if way == "shared" else None
                         rendering.render_changed(seat_contexts, previous_of[way].get(seat), shared=shared)
                         previous_of[way][seat] = seat_contexts
