@@ -36,7 +36,7 @@ def play(request):
         if data["mode"] == "tournament" and not request.user.is_authenticated:
             messages.info(request, _("Sign in to play a tournament: its prize goes to your account."))
             return redirect_to_login(request.path)
-        remember_options(request.session, request.POST)
+        remember_options(request.session, form.data)  # the chosen table spelled out as variant and seats
         ip = client_address(request)
         try:
             check_can_start(user=request.user, guest_tokens=guest_tokens(request.session), ip=ip)

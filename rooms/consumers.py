@@ -151,9 +151,14 @@ class RoomConsumer(SeatedRoomConsumer):
             self.stop_watchdog()
 
     async def refuse(self):
+        # A page whose person is out of the room by the time its socket (re)connects (a phone asleep while the
+        # chief removed them or closed the room): told so, and sent to the lobby, which says why.
         with translation.override(self.language):
             message = _("You are not in this room.")
-        await self.send(f'<p id="room-message" hx-swap-oob="true" role="alert">{message}</p>')
+            go = {"go_href": rendering.lobby_after(self.code), "go_text": _("Back to the rooms")}
+            html = f'<p id="room-message" hx-swap-oob="true" role="alert">{message}</p>'
+            html += rendering.render_room_go(go, oob=True)
+        await self.send(html)
 
     def _render(self) -> str:
         user = self.scope.get("user")

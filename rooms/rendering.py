@@ -14,12 +14,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.models import BotLevel
 
 from . import annulment
 from .models import MOVE_SECONDS, ChatLine, PlayAgain, Room, RoomSeat
-from .selectors import AgainFacts
+from .selectors import AgainFacts, Departure
 
 SEAT_FILTERS = (("2", "2"), ("4t", "4t"), ("4s", "4s"))
 
@@ -175,14 +176,47 @@ def room_seats_context(room: Room, people: list[RoomSeat], viewer) -> dict:
 
 def room_go_context(room: Room, *, seated: bool) -> dict:
     """Where this viewer's browser must go now: the table once the match started, the lobby once
-    they are no longer in a waiting room; nowhere while they wait."""
+    they are no longer in a waiting room (which says why, if the chief removed them or closed it);
+    nowhere while they wait."""
     href, text = "", ""
     if room.status == Room.Status.STARTED and room.match_id and seated:
         href = reverse("games:table", kwargs={"public_id": room.match.public_id})
         text = _("The match has started: to the table")
     elif not seated:
-        href, text = reverse("rooms:lobby"), _("You are no longer in this room: back to the rooms")
+        href, text = lobby_after(room.code), _("You are no longer in this room: back to the rooms")
     return {"go_href": href, "go_text": text}
+
+
+def lobby_after(code: str) -> str:
+    """The lobby for someone just out of the room at `code`: it reads their seat to say why (`departure_from`);
+    the address itself proves nothing, so a made-up one shows nothing."""
+    return reverse("rooms:lobby") + "?" + urlencode({"out_of": code})
+
+
+def departure_context(departure: Departure) -> dict:
+    """The notice of `_departure_notice.html`: the chief removed you / closed the room, and the blue coins back."""
+    room = departure.room
+    if room.is_private:
+        words = {
+            "removed": _("The chief removed you from the room “%(name)s”."),
+            "closed": _("The chief closed the room “%(name)s”."),
+            "closed_by_me": _("You closed the room “%(name)s”."),
+        }
+        place = {"name": room.name}
+    else:
+        words = {
+            "removed": _("The chief removed you from the public room (%(table)s)."),
+            "closed": _("The chief closed the public room (%(table)s)."),
+            "closed_by_me": _("You closed the public room (%(table)s)."),
+        }
+        place = {"table": " · ".join(options_summary(room)[:2])}
+    how = "closed_by_me" if departure.how == "closed" and departure.by_me else departure.how
+    refund = ""
+    if departure.refunded:
+        refund = ngettext(
+            "You got your %(coins)s blue coin back.", "You got your %(coins)s blue coins back.", departure.refunded
+        ) % {"coins": departure.refunded}
+    return {"how": departure.how, "text": words[how] % place, "refund": refund, "refunded": departure.refunded}
 
 
 def render_lobby_rooms(context: dict, *, oob: bool = False) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -12,6 +13,8 @@ from django.utils import timezone
 from accounts.models import Profile
 from games.models import Match
 from games.selectors import spectators_fresh_for
+from shop import selectors as shop_selectors
+from shop.wallet import BLUE_COINS
 
 from .models import ChatLine, ChatMute, PlayAgain, Room, RoomSeat
 
@@ -71,6 +74,43 @@ def seat_of(room: Room, user) -> RoomSeat | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return room.room_seats.filter(left_at__isnull=True, user=user).first()
+
+
+# A room's code as its address carries it (`secrets.token_urlsafe(16)`): anything else names no room.
+ROOM_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+@dataclass(frozen=True)
+class Departure:
+    """Why a person is out of a room they sat in, read from their seat: the chief removed them (`removed`) or
+    closed the room (`closed`; `by_me` when they were the chief), with the blue coins that the refund's
+    ledger line gave back (0: the seat cost nothing)."""
+
+    room: Room
+    how: str
+    by_me: bool
+    refunded: int
+
+
+def departure_from(user, code: str) -> Departure | None:
+    """The person's own latest seat in the room at `code`, if the chief's removal or the room's closing ended it
+    and they have not sat there again; None for anyone else, for a seat they left themselves, for junk."""
+    if user is None or not getattr(user, "is_authenticated", False) or not ROOM_CODE.fullmatch(str(code)):
+        return None
+    room = Room.objects.filter(code=code).first()
+    if room is None or seat_of(room, user) is not None:
+        return None
+    seat = room.room_seats.filter(user=user, left_at__isnull=False).order_by("-left_at", "-pk").first()
+    if seat is None:
+        return None
+    if seat.removed:
+        how = "removed"
+    elif room.status == Room.Status.CLOSED and seat.left_at == room.closed_at:
+        how = "closed"  # services.close_room empties every seat at the very time it closes the room
+    else:
+        return None  # they left by themselves: the Leave button said so
+    refunded = shop_selectors.keyed_amount(user, BLUE_COINS, f"room-refund:{seat.pk}")
+    return Departure(room=room, how=how, by_me=room.chief_id == user.pk, refunded=refunded)
 
 
 def watching(room: Room, user) -> bool:

@@ -145,7 +145,7 @@ def leave_room(user, code: str) -> Room:
         _vacate(room, seat, removed=False)
         remaining = list(room.room_seats.filter(left_at__isnull=True).order_by("joined_at", "pk"))
         if not remaining:
-            room.status, room.closed_at = Room.Status.CLOSED, timezone.now()
+            room.status, room.closed_at = Room.Status.CLOSED, seat.left_at
             room.save(update_fields=["status", "closed_at"])
         elif room.chief_id == user.pk:
             room.chief_id = remaining[0].user_id
@@ -192,9 +192,12 @@ def close_room(chief, code: str) -> Room:
         _require_chief(room, chief)
         seats = list(room.room_seats.filter(left_at__isnull=True).select_related("user"))
         wallet.lock_wallets(seat.user_id for seat in seats)  # every refund's wallet, in one ordered step
+        # One time for the close and every seat it empties: how a person sent out by the close is told
+        # from one who had left before it (selectors.departure_from).
+        now = timezone.now()
         for seat in seats:
-            _vacate(room, seat, removed=False)
-        room.status, room.closed_at = Room.Status.CLOSED, timezone.now()
+            _vacate(room, seat, removed=False, at=now)
+        room.status, room.closed_at = Room.Status.CLOSED, now
         room.save(update_fields=["status", "closed_at"])
         publishing.announce(room.pk)
     return room
@@ -306,8 +309,8 @@ def _wallets_to_lock(room: Room, user, number: int) -> list[int]:
     return [user.pk, *seated]
 
 
-def _vacate(room: Room, seat: RoomSeat, *, removed: bool) -> None:
-    seat.left_at, seat.removed = timezone.now(), removed
+def _vacate(room: Room, seat: RoomSeat, *, removed: bool, at=None) -> None:
+    seat.left_at, seat.removed = at or timezone.now(), removed
     seat.save(update_fields=["left_at", "removed"])
     if seat.blue_coins_paid:
         wallet.change_balance(

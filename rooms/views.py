@@ -34,6 +34,9 @@ from .services import RoomOptions, RoomRefused
 
 def lobby(request):
     _say_how_play_again_ended(request)
+    # Just out of a room (`?out_of=<code>`, where the room's socket or the chief's close sends them): why, and
+    # the blue coins back, read from the person's own seat, never from the address.
+    departure = selectors.departure_from(request.user, request.GET.get("out_of", ""))
     filters = LobbyFilterForm(request.GET or None, auto_id="filter_%s")
     chosen = filters.filters()
     my_room = selectors.waiting_room_of(request.user)
@@ -53,6 +56,7 @@ def lobby(request):
         "price": RoomSettings.current().entry_blue_coins,
         "rewards": RewardSettings.current(),
         "socket_query": request.GET.urlencode(),
+        "departure": rendering.departure_context(departure) if departure else None,
     }
     return render(request, "rooms/lobby.html", context)
 
@@ -132,6 +136,9 @@ def room(request, code: str):
     context["options_region"] = rendering.options_context(
         found, request.user, changeable=selectors.options_changeable(found)
     )
+    if seat is None:
+        departure = selectors.departure_from(request.user, found.code)  # back on the page they were sent from
+        context["departure"] = rendering.departure_context(departure) if departure else None
     if seat is not None:
         context["seats_region"] = rendering.room_seats_context(found, people, request.user)
         context["go_region"] = rendering.room_go_context(found, seated=True)
@@ -297,7 +304,7 @@ def bots(request, code: str):
 @login_required
 @require_POST
 def close(request, code: str):
-    return _act(request, code, lambda: services.close_room(request.user, code), then=reverse("rooms:lobby"))
+    return _act(request, code, lambda: services.close_room(request.user, code), then=rendering.lobby_after(code))
 
 
 def _act(request, code: str, action, then: str | None = None):

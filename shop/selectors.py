@@ -83,5 +83,11 @@ def ledger_page(user, page_number, per_page: int = 20):
     return Paginator(entries, per_page).get_page(page_number)
 
 
+def keyed_amount(user, currency: str, idempotency_key: str) -> int:
+    """What the ledger line with this idempotency key moved in this person's wallet (0: there is none)."""
+    entry = LedgerEntry.objects.filter(wallet__user=user, currency=currency, idempotency_key=idempotency_key).first()
+    return 0 if entry is None else entry.amount
+
+
 def recent_purchase(user, pk: int) -> Purchase | None:
     return Purchase.objects.filter(user=user, pk=pk).select_related("item").first()

@@ -9,7 +9,7 @@ from games import engine
 from games.match.clock import schedule_next_turn
 from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match
-from tests.support.browser import play_until_result, sign_in
+from tests.support.browser import choose_on_the_play_page, play_until_result, sign_in
 from tests.support.matches import tied_first_round
 
 pytestmark = pytest.mark.browser
@@ -41,9 +41,7 @@ def test_online_mineiro_chosen_on_the_play_page_is_played_to_its_end(fast_ai, li
     user = make_user("Mineira")
     sign_in(page.context, live_daphne, user)
     page.goto(f"{live_daphne.url}/play/")
-    page.select_option("select[name=variant]", "mineiro")
-    page.select_option("select[name=mineiro_style]", "online")
-    page.select_option("select[name=bot_level]", "easy")
+    choose_on_the_play_page(page, variant="mineiro", mineiro_style="online", bot_level="easy")
     page.click("[data-action=start-match]")
     expect(page.locator("#status[data-version]")).to_be_visible()
     expect(page.locator("[data-mineiro-style=online]")).to_be_visible()
@@ -55,7 +53,7 @@ def test_online_mineiro_chosen_on_the_play_page_is_played_to_its_end(fast_ai, li
     assert match.status == Match.Status.FINISHED and max(match.score) >= 12
     # Remembered for the next match: the Play page comes back with the same style chosen.
     page.goto(f"{live_daphne.url}/play/")
-    expect(page.locator("select[name=mineiro_style]")).to_have_value("online")
+    expect(page.locator("input[name=mineiro_style][value=online]")).to_be_checked()
 
 
 def test_a_double_play_at_the_live_table_hides_the_ais_card_until_the_hand_ends(

@@ -26,7 +26,7 @@ from games.match.tournaments import start_tournament
 from games.models import Match
 from shop import purchases, wallet
 from shop.models import Item
-from tests.support.browser import PAGE_WORDS_JS, SIZES, inside_viewport, open_page
+from tests.support.browser import PAGE_WORDS_JS, SIZES, choose_on_the_play_page, inside_viewport, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -194,23 +194,25 @@ def test_on_a_desktop_every_link_and_the_balances_share_one_line(site_server, br
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_the_play_pages_options_and_start_button_fit_without_scrolling(site_server, browser, player, size):
+def test_the_play_pages_tables_ai_level_and_start_button_fit_without_scrolling(site_server, browser, player, size):
+    # The rest is folded under "More options" (its summary on screen too).
     for signed in (False, True):
         user = player["user"] if signed else None
         context, page = open_page(browser, site_server, size=size, language="pt-BR", user=user)
         page.goto(site_server.url + "/play/")
-        controls = page.locator(".play-form select, [data-action=start-match]")
-        assert controls.count() == 11
+        controls = page.locator(
+            ".preset-face, [data-field=bot_level] .choice, [data-more-options] > summary, [data-action=start-match]"
+        )
+        assert controls.count() == 10
         for n in range(controls.count()):
-            assert inside_viewport(page, controls.nth(n)), (size, signed, controls.nth(n).get_attribute("name"))
+            assert inside_viewport(page, controls.nth(n)), (size, signed, controls.nth(n).inner_text())
         context.close()
 
 
 def test_quick_play_on_the_home_page_starts_a_match_with_the_last_options(site_server, browser, player):
     context, page = open_page(browser, site_server, size="phone", language="en")
     page.goto(site_server.url + "/play/")
-    page.select_option("select[name=variant]", "mineiro")
-    page.select_option("select[name=bot_level]", "easy")
+    choose_on_the_play_page(page, variant="mineiro", bot_level="easy")
     page.click("[data-action=start-match]")
     expect(page.locator("#status[data-version]")).to_be_visible()
     page.goto(site_server.url + "/")

@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 from games.models import Match
 from shop import wallet
 from stats.services import rank_points
-from tests.support.browser import play_until_result, sign_in
+from tests.support.browser import choose_on_the_play_page, play_until_result, sign_in
 from tests.support.rewards import coins_without_achievements
 
 pytestmark = pytest.mark.browser
@@ -16,8 +16,7 @@ pytestmark = pytest.mark.browser
 
 def start_match(page: Page, server, **choices):
     page.goto(f"{server.url}/play/")
-    for name, value in choices.items():
-        page.select_option(f"select[name={name}]", value)
+    choose_on_the_play_page(page, **choices)
     page.click("[data-action=start-match]")
     expect(page.locator("#status[data-version]")).to_be_visible()
 

@@ -32,7 +32,8 @@ def test_an_online_mineiro_match_is_stored_with_its_style_and_remembered(signed_
     assert engine.from_json(match.state).rules == ONLINE
     # Remember-last-options: the Play page starts from it, the home page's quick play sends it.
     play = signed_in_client.get(reverse("games:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert '<option value="online" selected>' in play
+    assert 'name="mineiro_style" value="online" id="id_mineiro_style_1" checked>' in play
+    assert 'value="mineiro-2" id="id_preset_2" checked' in play
     home = signed_in_client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert '<input type="hidden" name="mineiro_style" value="online">' in home
     assert "Online Mineiro · 1 against 1" in home

@@ -25,12 +25,12 @@ FORM = {
 
 
 def test_play_page_offers_every_choice(client):
+    # The variant and the seats are chosen together, as one of the four tables (`preset`).
     html = client.get(reverse("games:play")).content.decode()
     for name in (
+        "preset",
         "mode",
-        "variant",
         "deck",
-        "seats",
         "partnership",
         "bot_level",
         "face_down",
@@ -61,9 +61,9 @@ def test_starting_a_match_applies_every_choice_and_opens_the_table(signed_in_cli
 
 def test_the_play_page_offers_the_expert_level_in_both_languages(client, signed_in_client):
     html = client.get(reverse("games:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert '<option value="expert">Expert</option>' in html
+    assert 'value="expert" id="id_bot_level_3" required><span>Expert</span>' in html
     html = client.get(reverse("games:play")).content.decode()  # pt-BR is the site's default
-    assert '<option value="expert">Especialista</option>' in html
+    assert 'value="expert" id="id_bot_level_3" required><span>Especialista</span>' in html
     signed_in_client.post(reverse("games:play"), {**FORM, "bot_level": "expert"})
     match = Match.objects.get()
     assert match.bot_level == "expert"

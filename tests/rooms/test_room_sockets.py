@@ -117,7 +117,8 @@ async def test_a_removed_player_is_sent_back_to_the_lobby_and_their_old_socket_h
     await next_frame(b)
     await call(services.remove_player, ana, room.code, bia.pk)
     last = await next_frame(b)
-    assert 'href="/rooms/" data-room-go>You are no longer in this room' in last
+    # To the lobby, which reads Bia's seat to say why (tests/rooms/test_room_departures.py).
+    assert f'href="/rooms/?out_of={room.code}" data-room-go>You are no longer in this room' in last
     assert "data-seat-user" not in last  # nothing of the room any more: not even who is in it
     assert (await b.receive_output(timeout=3))["type"] == "websocket.close"
     # The room goes on without them: their old socket is sent nothing of it.
@@ -159,7 +160,9 @@ async def test_someone_not_in_the_room_is_refused_and_closed(person):
     room = await call(services.create_room, ana, options(seats=4))
     for user in (bia, None):
         comm = await open_socket(f"/ws/room/{room.code}/", user)
-        assert "You are not in this room." in await next_frame(comm)
+        frame = await next_frame(comm)
+        assert "You are not in this room." in frame
+        assert f'href="/rooms/?out_of={room.code}" data-room-go>' in frame and "data-seat-user" not in frame
         assert (await comm.receive_output(timeout=3))["code"] == CLOSE_NOT_IN_ROOM
     comm = await open_socket("/ws/room/NoSuchRoomCodeHere/", ana)
     assert "You are not in this room." in await next_frame(comm)

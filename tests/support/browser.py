@@ -57,6 +57,21 @@ def inside_viewport(page, locator) -> bool:
     )
 
 
+def choose_on_the_play_page(page, **choices) -> None:
+    """Choose options on the Play page as a person does: `variant` and `seats` pick one of the four tables
+    (the rest of the table as the page shows it), any other option its radio button, opening "More options"
+    when it is folded there."""
+    if "variant" in choices or "seats" in choices:
+        shown = page.locator("input[name=preset]:checked").get_attribute("value").split("-")
+        variant, seats = choices.pop("variant", shown[0]), choices.pop("seats", shown[1])
+        page.check(f"input[name=preset][value={variant}-{seats}]")
+    for name, value in choices.items():
+        control = page.locator(f"input[name={name}][value='{value}']")
+        if not control.is_visible():
+            page.click("[data-more-options] > summary")
+        control.check()
+
+
 # --- playing a table through its buttons ------------------------------------------------------------
 
 
