@@ -2,9 +2,10 @@
 
 Every person of the finished room answers within ROOMS_PLAY_AGAIN_S of the match's end. When the
 last one says yes, a new room with the same options, seats and chief opens and starts at once; each
-person is charged the entry price again through the wallet (`room-entry:<new seat>`), all in one
-transaction. Anyone declining, the time running out, or someone lacking the blue coins ends the
-offer for everyone (`PlayAgain.status`), and nothing is charged to anyone.
+person is charged the entry price again through the wallet (a new seat: `shop.money.room_entry_key`),
+all in one transaction. Anyone declining, the time running out, or someone lacking the blue coins
+(`shop.money.coverage`) ends the offer for everyone (`PlayAgain.status`), and nothing is charged to
+anyone.
 
 Each answer is one transaction that locks the old room's row first (then the offer's), so two
 answers arriving at once are applied one after the other and the new room starts exactly once.
@@ -17,7 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
-from shop import wallet
+from shop import money, wallet
 
 from . import publishing, selectors
 from .models import PlayAgain, PlayAgainAnswer, Room, RoomSeat, RoomSettings
@@ -32,11 +33,12 @@ def accept(user, public_id: str, *, ip: str | None = None) -> PlayAgain:
         if offer.answers.filter(user=user).exists():
             raise RoomRefused("already_accepted", _("You already said yes; waiting for the others."))
         price = RoomSettings.current().entry_blue_coins
-        have = wallet.balance(user, wallet.BLUE_COINS)
-        if have < price:
+        blue_coins = money.coverage(user, currency=money.BLUE_COINS)
+        if not blue_coins.covers(price):
             raise RoomRefused(
                 "no_blue_coins",
-                _("Playing again costs %(price)s blue coins and you have %(have)s.") % {"price": price, "have": have},
+                _("Playing again costs %(price)s blue coins and you have %(have)s.")
+                % {"price": price, "have": blue_coins.available},
             )
         require_stake_covered(room, user)
         _lock_person(user)  # waiting in another room meanwhile: leave it first

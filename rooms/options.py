@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match
-from shop import wallet
+from shop import money
 
 from . import publishing
 from .models import MOVE_SECONDS, PlayAgain, Room
@@ -126,10 +126,10 @@ def _check(room: Room, options: TableOptions) -> None:
         raise RoomRefused("private_needs_password", _("A private table needs a password: type one."))
     if options.stake_coins:
         for seat in room.room_seats.filter(left_at__isnull=True).select_related("user").order_by("number"):
-            have = wallet.balance(seat.user, wallet.COINS)
-            if have < options.stake_coins:
+            coins = money.coverage(seat.user, currency=money.COINS)
+            if not coins.covers(options.stake_coins):
                 raise RoomRefused(
                     "stake_not_covered",
                     _("%(name)s has %(have)s coins and cannot cover a stake of %(stake)s.")
-                    % {"name": seat.user.username, "have": have, "stake": options.stake_coins},
+                    % {"name": seat.user.username, "have": coins.available, "stake": options.stake_coins},
                 )

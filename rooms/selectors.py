@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts.models import Profile
 from games.models import Match
 from games.selectors import spectators_fresh_for
+from shop import money
 from shop import selectors as shop_selectors
 from shop.wallet import BLUE_COINS
 
@@ -109,7 +110,7 @@ def departure_from(user, code: str) -> Departure | None:
         how = "closed"  # services.close_room empties every seat at the very time it closes the room
     else:
         return None  # they left by themselves: the Leave button said so
-    refunded = shop_selectors.keyed_amount(user, BLUE_COINS, f"room-refund:{seat.pk}")
+    refunded = shop_selectors.keyed_amount(user, BLUE_COINS, money.room_refund_key(seat.pk))
     return Departure(room=room, how=how, by_me=room.chief_id == user.pk, refunded=refunded)
 
 

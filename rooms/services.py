@@ -8,7 +8,9 @@ instead of racing:
   options, so create one" is decided by one request at a time (else two people arriving together
   would each open a room and sit alone).
 Blue coins move only through `shop.wallet.change_balance`, in the same transaction, with
-idempotency keys named after the seat taken (`room-entry:<seat>`, `room-refund:<seat>`).
+idempotency keys named after the seat taken (`shop.money.room_entry_key`, `room_refund_key`:
+`room-entry:<seat>`, `room-refund:<seat>`); whether a person covers the stake or the entry price is
+`shop.money.coverage`'s answer.
 A refusal is a `RoomRefused` with a stable `code` and a message for the person; nothing changed.
 
 Wallets come last and all at once: the seat that fills a staked room locks the newcomer's wallet
@@ -34,7 +36,7 @@ from games import engine
 from games.match.stakes import StakeNotCovered, hold_stakes
 from games.match.starting import BOT_NAMES, SeatPlan, create_match
 from games.models import BotLevel, Match
-from shop import wallet
+from shop import money, wallet
 
 from . import publishing
 from .models import Room, RoomSeat, RoomSettings
@@ -89,7 +91,7 @@ def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
             # joined on purpose, from the lobby.
             .exclude(rules__mineiro_style="online")
             # Never into a stake the person cannot cover (issue 12).
-            .filter(stake_coins__lte=wallet.balance(user, wallet.COINS))
+            .filter(stake_coins__lte=money.coverage(user, currency=money.COINS).largest)
             .order_by("created_at", "pk")
             .first()
         )
@@ -271,12 +273,12 @@ def _require_chief(room: Room, user) -> None:
 
 def require_stake_covered(room: Room, user) -> None:
     """A person who cannot cover the room's stake cannot sit (issue 12)."""
-    have = wallet.balance(user, wallet.COINS)
-    if room.stake_coins > have:
+    coins = money.coverage(user, currency=money.COINS)
+    if not coins.covers(room.stake_coins):
         raise RoomRefused(
             "stake_not_covered",
             _("This table plays for a stake of %(stake)s coins and you have %(have)s.")
-            % {"stake": room.stake_coins, "have": have},
+            % {"stake": room.stake_coins, "have": coins.available},
         )
 
 
@@ -288,11 +290,11 @@ def _take_seat(room: Room, user, number: int, ip: str | None, price: int) -> Roo
         try:
             wallet.change_balance(
                 user,
-                wallet.BLUE_COINS,
-                -price,
-                reason="room_entry",
-                reference=f"room:{room.code}",
-                idempotency_key=f"room-entry:{seat.pk}",
+                currency=wallet.BLUE_COINS,
+                amount=-price,
+                reason=money.Reason.ROOM_ENTRY,
+                reference=money.room_reference(room.code),
+                idempotency_key=money.room_entry_key(seat.pk),
             )
         except wallet.InsufficientFunds as exc:
             raise RoomRefused("no_blue_coins", exc.message) from None
@@ -315,11 +317,11 @@ def _vacate(room: Room, seat: RoomSeat, *, removed: bool, at=None) -> None:
     if seat.blue_coins_paid:
         wallet.change_balance(
             seat.user,
-            wallet.BLUE_COINS,
-            seat.blue_coins_paid,
-            reason="room_refund",
-            reference=f"room:{room.code}",
-            idempotency_key=f"room-refund:{seat.pk}",
+            currency=wallet.BLUE_COINS,
+            amount=seat.blue_coins_paid,
+            reason=money.Reason.ROOM_REFUND,
+            reference=money.room_reference(room.code),
+            idempotency_key=money.room_refund_key(seat.pk),
         )
 
 
@@ -366,7 +368,7 @@ def _start(room: Room, *, bot_level: str) -> None:
         partner_signals=room.partner_signals,
     )
     try:
-        hold_stakes(match, list(match.seats.select_related("user")))
+        hold_stakes(match, seats=list(match.seats.select_related("user")))
     except StakeNotCovered as short:
         # Someone spent their coins while waiting: the match does not start (this transaction rolls back).
         raise RoomRefused("stake_not_covered", short.message, user=short.user) from None

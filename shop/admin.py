@@ -6,7 +6,7 @@ from django.shortcuts import render
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from . import wallet
+from . import money, wallet
 from .forms import WalletAdjustmentForm
 from .models import Item, LedgerEntry, Loadout, Ownership, Purchase, ShopSettings, Wallet
 
@@ -100,10 +100,10 @@ class WalletAdmin(admin.ModelAdmin):
                     for target in targets:
                         wallet.change_balance(
                             target.user,
-                            data["currency"],
-                            data["amount"],
-                            reason="admin_adjustment",
-                            reference="admin",
+                            currency=data["currency"],
+                            amount=data["amount"],
+                            reason=money.Reason.ADMIN_ADJUSTMENT,
+                            reference=money.ADMIN_REFERENCE,
                             note=data["reason"],
                             actor=request.user,
                         )

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Profile
 
-from . import wallet
+from . import money, wallet
 from .models import ItemKind, Loadout, Ownership, ShopSettings
 
 
@@ -54,7 +54,11 @@ def grant_starter_pack(user) -> None:
     ):
         if amount:
             wallet.change_balance(
-                user, currency, amount, reason="starter_grant", idempotency_key=f"starter-grant:{currency}"
+                user,
+                currency=currency,
+                amount=amount,
+                reason=money.Reason.STARTER_GRANT,
+                idempotency_key=money.starter_grant_key(currency),
             )
     wallet.get_or_create_wallet(user)
     loadout, _created = Loadout.objects.get_or_create(user=user)

@@ -63,26 +63,6 @@ class Wallet(models.Model):
         return str(self.user)
 
 
-# What each ledger reason means to the player, for the wallet's history. Every reason any app passes
-# to `shop.wallet.change_balance` is here (tests/shop/test_ledger_reasons.py finds them in the code),
-# so the wallet never shows a raw code.
-LEDGER_REASONS = {
-    "starter_grant": _("Welcome gift"),
-    "purchase": _("Purchase"),
-    "pack": _("Pack"),
-    "admin_adjustment": _("Adjustment by the team"),
-    "match_reward": _("Match reward"),
-    "tournament_reward": _("Tournament prize"),
-    "room_entry": _("Seat in a room"),
-    "room_refund": _("Room seat given back"),
-    "achievement_reward": _("Achievement reward"),
-    "stake_held": _("Stake put into a match's pot"),
-    "stake_won": _("Pot won (less the house's share)"),
-    "stake_returned": _("Stake given back"),
-    "house_cut": _("The house's share of a pot"),
-}
-
-
 class LedgerEntry(models.Model):
     """One balance change. Never updated nor deleted; on account deletion `wallet` and `actor` become NULL."""
 
@@ -90,7 +70,7 @@ class LedgerEntry(models.Model):
     currency = models.CharField(_("currency"), max_length=16, choices=Currency.choices)
     amount = models.BigIntegerField(_("amount"))
     balance_after = models.BigIntegerField(_("balance after"))
-    reason = models.CharField(_("reason"), max_length=64)
+    reason = models.CharField(_("reason"), max_length=64)  # a `shop.money.Reason` (shop.wallet refuses others)
     reference = models.CharField(_("reference"), max_length=200, blank=True)
     note = models.CharField(_("note"), max_length=300, blank=True)
     # The staff member who made an admin adjustment; NULL for everything the system does.
@@ -130,10 +110,6 @@ class LedgerEntry(models.Model):
     def currency_icon(self) -> str:
         """The currency's picture under static/shop/packs/."""
         return {COINS: "coin.svg", BLUE_COINS: "blue-coin.svg", GEMS: "gem.svg"}[self.currency]
-
-    @property
-    def reason_label(self) -> str:
-        return str(LEDGER_REASONS.get(self.reason, _("Other")))
 
 
 class ItemKind(models.TextChoices):

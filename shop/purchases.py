@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import inventory, wallet
+from . import inventory, money, wallet
 from .models import REAL_MONEY, Item, Ownership, Purchase, PurchaseStatus, Wallet
 from .wallet import InsufficientFunds
 
@@ -80,11 +80,11 @@ def buy(user, item: Item, *, idempotency_key: str) -> Purchase:
         if item.price:
             wallet.change_balance(
                 user,
-                item.price_currency,
-                -item.price,
-                reason="purchase",
-                reference=f"purchase:{purchase.pk}",
-                idempotency_key=f"purchase:{purchase.pk}:pay",
+                currency=item.price_currency,
+                amount=-item.price,
+                reason=money.Reason.PURCHASE,
+                reference=money.purchase_reference(purchase.pk),
+                idempotency_key=money.purchase_payment_key(purchase.pk),
             )
         _deliver(purchase)
     return purchase
@@ -152,9 +152,9 @@ def _deliver(purchase: Purchase) -> None:
     elif item.grant_currency:
         wallet.change_balance(
             purchase.user,
-            item.grant_currency,
-            item.grant_amount,
-            reason="pack",
-            reference=f"purchase:{purchase.pk}",
-            idempotency_key=f"purchase:{purchase.pk}:grant",
+            currency=item.grant_currency,
+            amount=item.grant_amount,
+            reason=money.Reason.PACK,
+            reference=money.purchase_reference(purchase.pk),
+            idempotency_key=money.pack_grant_key(purchase.pk),
         )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.core.paginator import Paginator
+from django.core.paginator import Page, Paginator
 from django.db.models import Sum
 from django.templatetags.static import static
 
+from . import money
 from .models import COINS, Item, ItemKind, LedgerEntry, Loadout, Ownership, Purchase, Wallet
 
 # What a guest (or a player without a deck) sees: the classic deck. The table puts
@@ -78,9 +79,15 @@ def equipped_ids(user) -> set[int]:
     return {pk for pk in (loadout.avatar_id, loadout.deck_id) if pk}
 
 
-def ledger_page(user, page_number, per_page: int = 20):
+def ledger_page(user, page_number, per_page: int = 20) -> Page:
+    """A page of the wallet's history, newest first; each line carries its reason's words, `reason_label`
+    (shop.money: the reasons' one list)."""
     entries = LedgerEntry.objects.filter(wallet__user=user).order_by("-created_at", "-id")
-    return Paginator(entries, per_page).get_page(page_number)
+    page = Paginator(entries, per_page).get_page(page_number)
+    page.object_list = list(page.object_list)
+    for entry in page.object_list:
+        entry.reason_label = money.reason_label(entry.reason)
+    return page
 
 
 def keyed_amount(user, currency: str, idempotency_key: str) -> int:

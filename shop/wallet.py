@@ -2,7 +2,8 @@
 and appends a ledger line in the same transaction.
 
 Other apps call `change_balance`, `balance` and `get_or_create_wallet`; nothing else writes
-`Wallet` balances.
+`Wallet` balances. Why a balance changes, the idempotency keys and "can this person cover it" are
+`shop.money`'s: `change_balance` refuses a reason `shop.money.Reason` does not name.
 
 A transaction that changes several people's balances (a room's start: the entry price and the
 stakes; a match's settlement: the pot, the rewards, the house's cut) first locks every wallet it
@@ -24,6 +25,7 @@ from django.db import OperationalError, transaction
 from django.utils.translation import gettext_lazy as _
 
 from .models import BLUE_COINS, COINS, GEMS, Currency, LedgerEntry, Wallet
+from .money import REASONS, Reason, balance
 
 __all__ = [
     "COINS",
@@ -122,18 +124,12 @@ def retry_once_on_deadlock(func: Callable) -> Callable:
     return run
 
 
-def balance(user, currency: str) -> int:
-    _check_currency(currency)
-    value = Wallet.objects.filter(user=user).values_list(currency, flat=True).first()
-    return int(value or 0)
-
-
 def change_balance(
     user,
+    *,
     currency: str,
     amount: int,
-    *,
-    reason: str,
+    reason: Reason,
     reference: str = "",
     idempotency_key: str | None = None,
     note: str = "",
@@ -141,15 +137,18 @@ def change_balance(
 ) -> LedgerEntry:
     """Credit (positive) or debit (negative) one currency and write the ledger line.
 
-    Raises `InsufficientFunds` (changing nothing) if the balance would go negative. With an
-    `idempotency_key` already used for this wallet, returns that earlier entry and changes nothing.
-    `note` and `actor` (the staff member) are for admin adjustments.
+    `reason`, `reference` and `idempotency_key` come from `shop.money`; a reason it does not name is
+    refused (`ValueError`, nothing changed). Raises `InsufficientFunds` (changing nothing) if the
+    balance would go negative. With an `idempotency_key` already used for this wallet, returns that
+    earlier entry and changes nothing. `note` and `actor` (the staff member) are for admin adjustments.
     """
     _check_currency(currency)
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise TypeError("amount must be an int")
     if not reason:
         raise ValueError("a reason is required")
+    if reason not in REASONS:
+        raise ValueError(f"unknown ledger reason {reason!r}: name it in shop.money.Reason")
     get_or_create_wallet(user)
     with transaction.atomic():
         wallet = Wallet.objects.select_for_update().get(user=user)

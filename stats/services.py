@@ -21,7 +21,7 @@ from django.db.models import Case, Count, F, Sum, When
 from django.utils import timezone
 
 from accounts.models import Profile
-from shop import wallet
+from shop import money, wallet
 
 from . import achievements
 from .facts import MatchRecord, add_counters, match_counters, next_streaks
@@ -296,11 +296,11 @@ def award_achievements(stats: PlayerStats, *, reference: str = "", pay: bool = T
         if earned.coins_paid:
             wallet.change_balance(
                 stats.user,
-                wallet.COINS,
-                earned.coins_paid,
-                reason="achievement_reward",
-                reference=f"achievement:{achievement.code}",
-                idempotency_key=f"achievement:{achievement.code}:user:{stats.user_id}",
+                currency=wallet.COINS,
+                amount=earned.coins_paid,
+                reason=money.Reason.ACHIEVEMENT_REWARD,
+                reference=money.achievement_reference(achievement.code),
+                idempotency_key=money.achievement_reward_key(achievement.code, user_id=stats.user_id),
             )
         new.append(earned)
     return new

@@ -276,7 +276,7 @@ def abandon_match(match: Match, seat_number: int, *, reason: str, now=None) -> N
     )
     seats = list(Seat.objects.filter(match=match).select_related("user"))
     # The stakes settle as a loss of the abandoner's side: theirs are forfeit to the pot (games.match.stakes).
-    settle_stakes(match, seats)
+    settle_stakes(match, seats=seats)
     if match.tournament_id is not None:
         advance_after(match, seats)
 
@@ -297,7 +297,7 @@ def annul_match(match: Match, *, now=None) -> None:
     MatchEvent.objects.create(
         match=match, version=match.version, seat=None, actor="system", data={"type": "match_annulled"}
     )
-    settle_stakes(match, list(Seat.objects.filter(match=match).select_related("user")))
+    settle_stakes(match, seats=list(Seat.objects.filter(match=match).select_related("user")))
 
 
 @wallet.retry_once_on_deadlock

@@ -9,25 +9,25 @@ from games.match.tournaments import advance_after
 from games.models import Match, MatchEvent, Seat, Tournament
 from games.records import match_records
 from games.selectors import reward_amounts
-from shop import wallet
+from shop import money, wallet
 from stats.services import award_rank_points, count_matches
 
 
 def credit_seat(match: Match, seat: Seat, won: bool, seats: list[Seat] | None = None) -> tuple[int, int]:
     """Pay one person their result (what `reward_amounts` says, room rules read off `seats`)."""
     coins, points = reward_amounts(match, won, seats=seats, seat_number=seat.number)
-    reference = f"match:{match.public_id}"
     if coins:
         wallet.change_balance(
             seat.user,
-            wallet.COINS,
-            coins,
-            reason="match_reward",
-            reference=reference,
-            idempotency_key=f"{reference}:seat:{seat.number}",
+            currency=wallet.COINS,
+            amount=coins,
+            reason=money.Reason.MATCH_REWARD,
+            reference=money.match_reference(match.public_id),
+            idempotency_key=money.match_reward_key(match.public_id, seat=seat.number),
         )
     if points:
-        award_rank_points(seat.user, points, reason="match_reward", reference=reference)
+        # A rank-point reason (stats' own, unique with the reference), not a ledger one.
+        award_rank_points(seat.user, points, reason="match_reward", reference=money.match_reference(match.public_id))
     return coins, points
 
 
@@ -39,7 +39,7 @@ def settle_finished_match(match: Match, seats: list[Seat]) -> None:
     people = [seat.user_id for seat in seats if seat.is_human and seat.user_id is not None]
     pot_to_settle = match.stake_coins and not match.stakes_settled
     wallet.lock_wallets([*people, wallet.house_account() if pot_to_settle else None])
-    settle_stakes(match, seats)  # the pot first: its own flag, so a settled pot is never paid twice
+    settle_stakes(match, seats=seats)  # the pot first: its own flag, so a settled pot is never paid twice
     if match.rewards_credited:
         return
     # In the order of the players' ids, like every multi-player write (stats.services): two matches

@@ -16,7 +16,8 @@ idempotency key per ledger line):
 - nobody of the winning side is a person (only bots won): the stakes go back to their people.
 
 So the coins held for a match come back out exactly once, to people or to the house's account
-(`shop.wallet.house_account`): stake lines for one match sum to zero once it is settled.
+(`shop.wallet.house_account`): stake lines for one match sum to zero once it is settled. Their reasons
+and idempotency keys are `shop.money`'s (`stake-hold:`, `stake-pay:`, `stake-house:`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Seat
 from games.selectors import absent_seats, left_before_the_end, played_it
-from shop import wallet
+from shop import money, wallet
 
 
 class StakeNotCovered(Exception):
@@ -42,16 +43,12 @@ class StakeNotCovered(Exception):
         super().__init__(str(self.message))
 
 
-def _reference(match: Match) -> str:
-    return f"match:{match.public_id}"
-
-
 def stakers(seats: list[Seat]) -> list[Seat]:
     """The seats that put a stake in: every person's (a room seats only people with accounts, and bots)."""
     return sorted((seat for seat in seats if seat.is_human), key=lambda seat: seat.number)
 
 
-def hold_stakes(match: Match, seats: list[Seat]) -> None:
+def hold_stakes(match: Match, *, seats: list[Seat]) -> None:
     """Take each person's stake into the pot (inside the transaction that created the match)."""
     if not match.stake_coins:
         return
@@ -62,17 +59,17 @@ def hold_stakes(match: Match, seats: list[Seat]) -> None:
         try:
             wallet.change_balance(
                 seat.user,
-                wallet.COINS,
-                -match.stake_coins,
-                reason="stake_held",
-                reference=_reference(match),
-                idempotency_key=f"stake-hold:{match.public_id}:{seat.number}",
+                currency=wallet.COINS,
+                amount=-match.stake_coins,
+                reason=money.Reason.STAKE_HELD,
+                reference=money.match_reference(match.public_id),
+                idempotency_key=money.stake_hold_key(match.public_id, seat=seat.number),
             )
         except wallet.InsufficientFunds as short:
             raise StakeNotCovered(seat.user, match.stake_coins, short.available) from None
 
 
-def payouts(match: Match, seats: list[Seat]) -> tuple[dict[int, int], int]:
+def payouts(match: Match, *, seats: list[Seat]) -> tuple[dict[int, int], int]:
     """What the pot pays: ({seat number: coins} for people, coins for the house). Sums to the pot."""
     people = stakers(seats)
     stake = match.stake_coins
@@ -97,13 +94,12 @@ def payouts(match: Match, seats: list[Seat]) -> tuple[dict[int, int], int]:
     return paid, pot - sum(paid.values())
 
 
-def settle_stakes(match: Match, seats: list[Seat]) -> None:
+def settle_stakes(match: Match, *, seats: list[Seat]) -> None:
     """Pay the pot out (match row locked by the caller, in the transaction that ended the match)."""
     # No stake, no write: every finished match passes here, and a move costs one write (issue 10).
     if match.stakes_settled or match.status == Match.Status.ACTIVE or not match.stake_coins:
         return
-    paid, house = payouts(match, seats)
-    reference = _reference(match)
+    paid, house = payouts(match, seats=seats)
     by_number = {seat.number: seat for seat in seats}
     house_account = wallet.house_account() if house else None
     # Every wallet the pot pays into, the house's among them, locked at once in user-id order: the
@@ -116,20 +112,20 @@ def settle_stakes(match: Match, seats: list[Seat]) -> None:
         given_back = match.status == Match.Status.ANNULLED or not match.won_by(number)
         wallet.change_balance(
             seat.user,
-            wallet.COINS,
-            paid[number],
-            reason="stake_returned" if given_back else "stake_won",
-            reference=reference,
-            idempotency_key=f"stake-pay:{match.public_id}:{number}",
+            currency=wallet.COINS,
+            amount=paid[number],
+            reason=money.Reason.STAKE_RETURNED if given_back else money.Reason.STAKE_WON,
+            reference=money.match_reference(match.public_id),
+            idempotency_key=money.stake_pay_key(match.public_id, seat=number),
         )
     if house:
         wallet.change_balance(
             house_account,
-            wallet.COINS,
-            house,
-            reason="house_cut",
-            reference=reference,
-            idempotency_key=f"stake-house:{match.public_id}",
+            currency=wallet.COINS,
+            amount=house,
+            reason=money.Reason.HOUSE_CUT,
+            reference=money.match_reference(match.public_id),
+            idempotency_key=money.house_cut_key(match.public_id),
         )
     match.stakes_settled = True
     match.save(update_fields=["stakes_settled"])

@@ -13,7 +13,7 @@ from games import engine
 from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match, RewardSettings, Seat, Tournament
 from games.selectors import played_it
-from shop import wallet
+from shop import money, wallet
 from stats.services import award_rank_points
 
 
@@ -59,16 +59,18 @@ def advance_after(match: Match, seats: list[Seat]) -> None:
     tournament.finished_at = timezone.now()
     tournament.save(update_fields=["status", "finished_at"])
     settings = RewardSettings.current()
-    reference = f"tournament:{tournament.public_id}"
     if settings.tournament_win_coins:
         wallet.change_balance(
             tournament.user,
-            wallet.COINS,
-            settings.tournament_win_coins,
-            reason="tournament_reward",
-            reference=reference,
-            idempotency_key=reference,
+            currency=wallet.COINS,
+            amount=settings.tournament_win_coins,
+            reason=money.Reason.TOURNAMENT_REWARD,
+            reference=money.tournament_reference(tournament.public_id),
+            idempotency_key=money.tournament_reward_key(tournament.public_id),
         )
-    award_rank_points(
-        tournament.user, settings.tournament_win_rank_points, reason="tournament_reward", reference=reference
+    award_rank_points(  # a rank-point reason (stats' own), not a ledger one
+        tournament.user,
+        settings.tournament_win_rank_points,
+        reason="tournament_reward",
+        reference=money.tournament_reference(tournament.public_id),
     )

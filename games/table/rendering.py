@@ -25,6 +25,7 @@ from games.match.signals import SIGNALS, signal_facts
 from games.models import Match, Seat, Tournament
 from games.table import presentation as p
 from games.table.publishing import TableUpdate, seat_view_of
+from shop import money
 from shop.selectors import balances, coins_moved, equipped_deck
 from stats.selectors import earned_in
 
@@ -531,7 +532,7 @@ def _outcome(match: Match, table: TableFacts, view: dict) -> Outcome:
         seats = selectors.seats_at(match)
         rewards = selectors.reward_amounts(match, match.won_by(me), seats=seats, seat_number=me)
         note = selectors.reward_note(match, seats, seat_number=me)
-        achievements = tuple(earned_in(table.seats[me].user_id, f"match:{match.public_id}"))
+        achievements = tuple(earned_in(table.seats[me].user_id, money.match_reference(match.public_id)))
         person = seats[me].user
         coins, wallet = _coins_of_the_match(person, match, achievements), balances(person)
     if over and match.tournament_stage is not None:
@@ -551,7 +552,7 @@ def _outcome(match: Match, table: TableFacts, view: dict) -> Outcome:
 def _coins_of_the_match(person, match: Match, achievements: tuple[dict, ...]) -> tuple[tuple[str, int], ...]:
     """What the match moved in the person's coins, line by line, as the ledger has it: its reward, the
     stake (what the pot paid back less what was put in) and the achievements it unlocked."""
-    moved = coins_moved(person, f"match:{match.public_id}")
+    moved = coins_moved(person, money.match_reference(match.public_id))
     lines = [("match", moved.pop("match_reward", 0))]
     stake = sum(moved.values())  # every other line of the match is the stake's: held, won, given back
     if match.stake_coins:

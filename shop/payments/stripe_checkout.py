@@ -14,7 +14,7 @@ import stripe
 from django.conf import settings
 from django.db import connection
 
-from .. import purchases
+from .. import money, purchases
 from ..models import Purchase
 from .base import CheckoutStart, PaymentProvider, PaymentUnavailable
 
@@ -71,7 +71,7 @@ class StripeProvider(PaymentProvider):
                     "cancel_url": cancel_url,
                 },
                 # Stripe's own idempotency: a retried create returns the same session.
-                options={"idempotency_key": f"truco-purchase-{purchase.pk}"},
+                options={"idempotency_key": money.stripe_checkout_key(purchase.pk)},
             )
         except stripe.StripeError as exc:
             # Unreachable, timed out or refused: the buyer was never sent to pay, so the purchase fails

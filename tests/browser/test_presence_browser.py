@@ -29,7 +29,7 @@ def test_a_closed_tab_shows_away_then_a_robot_plays_then_reopening_takes_the_sea
 ):
     ana, bia = make_user("Sumida"), make_user("Fiel")
     for user in (ana, bia):
-        wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
+        wallet.change_balance(user, currency=wallet.BLUE_COINS, amount=5, reason="admin_adjustment")
     match = started_room_match([ana, bia], arrived=False)  # nobody is away while the pages open
     ana_seat = Seat.objects.get(match=match, user=ana).number
     url = f"{live_daphne.url}/play/m/{match.public_id}/"

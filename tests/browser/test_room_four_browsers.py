@@ -46,8 +46,8 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
     for person in people:
         set_coins(person, 100)
     house_before = house_coins()
-    coins_before = [wallet.balance(p, wallet.COINS) for p in people]
-    blue_before = [wallet.balance(p, wallet.BLUE_COINS) for p in people]
+    coins_before = [wallet.balance(p, currency=wallet.COINS) for p in people]
+    blue_before = [wallet.balance(p, currency=wallet.BLUE_COINS) for p in people]
     contexts = [
         browser.new_context(locale="en", extra_http_headers={"X-Forwarded-For": f"198.51.100.{n + 10}"})
         for n in range(len(people))
@@ -125,7 +125,7 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
     for page in pages:
         expect(page).to_have_url(f"{live_daphne.url}/play/m/{new_match.public_id}/", timeout=15000)
         expect(page.locator("#hand .card")).to_have_count(3)
-    assert [wallet.balance(p, wallet.BLUE_COINS) for p in people] == [b - 2 for b in blue_before]
+    assert [wallet.balance(p, currency=wallet.BLUE_COINS) for p in people] == [b - 2 for b in blue_before]
     # Each wallet page shows the room's reward for the first match, once.
     for page, person in zip(pages, people, strict=True):
         coins = 50 if person.pk in winners else 10
@@ -145,6 +145,6 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
     for person, before in zip(people, coins_before, strict=True):
         # Achievements a first match may also earn are paid by stats, with their own ledger lines.
         paid = 50 + 30 if person.pk in winners else 10
-        assert wallet.balance(person, wallet.COINS) - before >= paid - 2 * STAKE
+        assert wallet.balance(person, currency=wallet.COINS) - before >= paid - 2 * STAKE
     for context in contexts:
         context.close()

@@ -19,7 +19,7 @@ def test_a_private_room_by_invite_link_starts_by_itself_and_is_played_to_the_end
 ):
     settings.SWEEPER_ENABLED = True
     ana, bia = make_user("Anfitria"), make_user("Convidada")
-    blue_before = wallet.balance(ana, wallet.BLUE_COINS), wallet.balance(bia, wallet.BLUE_COINS)
+    blue_before = wallet.balance(ana, currency=wallet.BLUE_COINS), wallet.balance(bia, currency=wallet.BLUE_COINS)
     contexts = [browser.new_context(locale="en") for _ in range(2)]
     for context, user in zip(contexts, (ana, bia), strict=True):
         sign_in(context, live_daphne, user)
@@ -54,7 +54,7 @@ def test_a_private_room_by_invite_link_starts_by_itself_and_is_played_to_the_end
         room.status == Room.Status.STARTED
         and host.url == guest.url == f"{live_daphne.url}/play/m/{room.match.public_id}/"
     )
-    assert (wallet.balance(ana, wallet.BLUE_COINS), wallet.balance(bia, wallet.BLUE_COINS)) == (
+    assert (wallet.balance(ana, currency=wallet.BLUE_COINS), wallet.balance(bia, currency=wallet.BLUE_COINS)) == (
         blue_before[0] - 1,
         blue_before[1] - 1,
     )

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 def test_buy_an_avatar_with_coins_equip_it_and_see_it_on_the_profile(stocked_shop, live_daphne, page, make_user):
     player = make_user("Compradora")
-    wallet.change_balance(player, wallet.COINS, 60, reason="match_reward")  # four wins: 160 coins
+    wallet.change_balance(player, currency=wallet.COINS, amount=60, reason="match_reward")  # four wins: 160 coins
     page.goto(f"{live_daphne.url}/accounts/login/")
     page.fill("input[name=login]", "Compradora")
     page.fill("input[name=password]", PASSWORD)
@@ -34,4 +34,4 @@ def test_buy_an_avatar_with_coins_equip_it_and_see_it_on_the_profile(stocked_sho
     page.click("[data-nav=profile]")
     expect(page.locator("main img.avatar").first).to_have_attribute("src", re.compile(r"shop/avatars/boina\.svg$"))
     expect(page.locator("[data-nav=profile] img")).to_have_attribute("src", re.compile(r"boina\.svg$"))
-    assert wallet.balance(player, wallet.COINS) == 10
+    assert wallet.balance(player, currency=wallet.COINS) == 10

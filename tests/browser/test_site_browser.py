@@ -63,8 +63,8 @@ def player(transactional_db, stocked_shop, stocked_achievements, make_user):
         settle_finished_match(finished, list(finished.seats.all()))
     active = create_match(rules=rules, seats=seat_plans_against_ai(rules, "medium", user=user), bot_level="medium")
     tournament = start_tournament(user, rules)
-    wallet.change_balance(user, wallet.COINS, 60, reason="tournament_reward")
-    wallet.change_balance(user, wallet.GEMS, 3, reason="admin_adjustment")
+    wallet.change_balance(user, currency=wallet.COINS, amount=60, reason="tournament_reward")
+    wallet.change_balance(user, currency=wallet.GEMS, amount=3, reason="admin_adjustment")
     purchase = purchases.buy(user, Item.objects.get(slug="boina"), idempotency_key=uuid.uuid4().hex)
     return {"user": user, "active": active, "tournament": tournament, "purchase": purchase, "finished": finished}
 

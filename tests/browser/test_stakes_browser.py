@@ -56,7 +56,7 @@ def test_a_stake_is_won_less_the_house_cut_changed_between_matches_and_annulled_
         expect(page).to_have_url(re.compile(r"/play/m/[A-Za-z0-9_-]+/$"), timeout=15000)
     match = Room.objects.get().match
     assert match.stake_coins == 100
-    assert (wallet.balance(ana, wallet.COINS), wallet.balance(bia, wallet.COINS)) == (400, 200)
+    assert (wallet.balance(ana, currency=wallet.COINS), wallet.balance(bia, currency=wallet.COINS)) == (400, 200)
 
     # Played to the end through the buttons: Ana's side wins.
     side = {host: match.seats.get(number=0).user_id == ana.pk, guest: match.seats.get(number=0).user_id == bia.pk}

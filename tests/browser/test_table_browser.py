@@ -47,7 +47,7 @@ def wait_for_a_card_to_play(page: Page) -> None:
 
 def test_a_new_player_plays_a_whole_match_and_gets_the_rewards(fast_ai, live_daphne, page: Page, make_user):
     user = make_user("Jogadora")
-    coins_before = wallet.balance(user, wallet.COINS)
+    coins_before = wallet.balance(user, currency=wallet.COINS)
     sign_in(page.context, live_daphne, user)
     start_match(page, live_daphne, bot_level="easy")
     expect(page.locator("#trick [data-vira]")).to_be_visible()

@@ -99,7 +99,7 @@ def test_a_killed_process_leaves_its_person_away_within_30_s_and_the_return_else
     people = []
     for name in ("Ana", "Bia"):
         user = make_user(name)
-        wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
+        wallet.change_balance(user, currency=wallet.BLUE_COINS, amount=5, reason="admin_adjustment")
         people.append(user)
     match = started_room_match(people, arrived=False)  # nobody is away while the sockets open
     seat_of = {s.user_id: s.number for s in match.seats.all()}
@@ -149,7 +149,7 @@ def test_a_closed_page_is_seen_away_within_5_s_the_robot_plays_its_turn_within_1
     people = []
     for name in ("Ana", "Bia"):
         user = make_user(name)
-        wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
+        wallet.change_balance(user, currency=wallet.BLUE_COINS, amount=5, reason="admin_adjustment")
         people.append(user)
     match = started_room_match(people, arrived=False)  # nobody is away while the sockets open
     ana_seat = {s.user_id: s.number for s in match.seats.all()}[people[0].pk]

@@ -150,7 +150,7 @@ def last_steps(seats, count: int = 8) -> dict:
 def test_a_room_of_four_plays_across_two_processes_and_a_player_reconnects_to_the_other(two_servers, make_user):
     people = [make_user(name) for name in ("Ana", "Bia", "Caio", "Dani")]
     for user in people:  # a seat's price, whatever the starter grant is
-        wallet.change_balance(user, wallet.BLUE_COINS, 5, reason="admin_adjustment")
+        wallet.change_balance(user, currency=wallet.BLUE_COINS, amount=5, reason="admin_adjustment")
     room = services.create_room(people[0], options(seats=4, partnership=True))
     for other in people[1:]:
         services.join_room(other, room.code)

@@ -16,9 +16,9 @@ def person(make_user):
 
     def make(name: str, blue: int = 5):
         user = make_user(name)
-        have = wallet.balance(user, wallet.BLUE_COINS)
+        have = wallet.balance(user, currency=wallet.BLUE_COINS)
         if have != blue:
-            wallet.change_balance(user, wallet.BLUE_COINS, blue - have, reason="admin_adjustment")
+            wallet.change_balance(user, currency=wallet.BLUE_COINS, amount=blue - have, reason="admin_adjustment")
         return user
 
     return make

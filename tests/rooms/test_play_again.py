@@ -130,7 +130,7 @@ def test_the_time_counts_from_the_end_of_the_match(finished, settings):
 @pytest.mark.django_db
 def test_someone_without_blue_coins_is_refused_with_a_link_to_the_shop(finished, client):
     room, ana, bia = finished
-    wallet.change_balance(bia, wallet.BLUE_COINS, -blue(bia), reason="admin_adjustment")
+    wallet.change_balance(bia, currency=wallet.BLUE_COINS, amount=-blue(bia), reason="admin_adjustment")
     client.force_login(bia)
     response = client.post(
         reverse("rooms:again_accept", kwargs={"public_id": room.match.public_id}),
@@ -146,7 +146,7 @@ def test_someone_without_blue_coins_is_refused_with_a_link_to_the_shop(finished,
 def test_spending_the_blue_coins_before_the_last_yes_ends_it_and_charges_nobody(finished):
     room, ana, bia = finished
     again.accept(ana, room.match.public_id)
-    wallet.change_balance(ana, wallet.BLUE_COINS, -blue(ana), reason="admin_adjustment")
+    wallet.change_balance(ana, currency=wallet.BLUE_COINS, amount=-blue(ana), reason="admin_adjustment")
     offer = again.accept(bia, room.match.public_id)
     offer.refresh_from_db()
     assert offer.status == PlayAgain.Status.NO_BLUE_COINS and offer.ended_by == ana

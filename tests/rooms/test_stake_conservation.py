@@ -143,7 +143,7 @@ def test_stakes_never_create_or_lose_a_coin(make_user, balances, plan):
     for coins in balances:
         user = make_user(f"S{next(_names)}")
         set_coins(user, coins)
-        wallet.change_balance(user, wallet.BLUE_COINS, 10, reason="admin_adjustment")
+        wallet.change_balance(user, currency=wallet.BLUE_COINS, amount=10, reason="admin_adjustment")
         people.append(user)
     table = Table(people)
     for step in plan:

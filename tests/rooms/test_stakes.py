@@ -20,7 +20,7 @@ from tests.support.stakes import house_coins, set_coins, set_stake, stake_flow
 
 
 def coins(user) -> int:
-    return wallet.balance(user, wallet.COINS)
+    return wallet.balance(user, currency=wallet.COINS)
 
 
 def staked_match(person, stake: int, *, seats=2, start_coins=500, names=("Ana", "Bia", "Caio", "Duda")):
@@ -98,7 +98,7 @@ def test_the_pot_is_paid_once_even_if_settlement_runs_again(person):
     finish(match, side=0)
     paid = coins(ana)
     match.stakes_settled = False  # as if the flag were lost: the idempotency keys still hold
-    settle_stakes(match, list(match.seats.select_related("user")))
+    settle_stakes(match, seats=list(match.seats.select_related("user")))
     assert coins(ana) == paid
     assert stake_flow(f"match:{match.public_id}") == 0
 

@@ -33,7 +33,7 @@ def make_item(db):
 @pytest.fixture
 def top_up():
     def top(user, currency, amount):
-        return wallet.change_balance(user, currency, amount, reason="test_top_up")
+        return wallet.change_balance(user, currency=currency, amount=amount, reason="admin_adjustment")
 
     return top
 

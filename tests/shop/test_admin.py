@@ -50,11 +50,11 @@ def test_adjustment_asks_for_a_reason_then_writes_the_ledger_naming_the_staff_us
     url = reverse("admin:shop_wallet_changelist")
     ask = staff_client.post(url, {"action": "adjust_balance", ACTION_CHECKBOX_NAME: [target.pk]})
     assert ask.status_code == 200 and b'name="reason"' in ask.content
-    assert wallet.balance(user, wallet.GEMS) == 0  # nothing happens before the form is sent
+    assert wallet.balance(user, currency=wallet.GEMS) == 0  # nothing happens before the form is sent
 
     done = adjust(staff_client, target, "12", reason="Compensation for a server outage", currency="gems")
     assert done.status_code == 302
-    assert wallet.balance(user, wallet.GEMS) == 12
+    assert wallet.balance(user, currency=wallet.GEMS) == 12
     line = LedgerEntry.objects.get(wallet=target, reason="admin_adjustment")
     assert (line.amount, line.currency, line.actor, line.note) == (
         12,
@@ -67,13 +67,13 @@ def test_adjustment_asks_for_a_reason_then_writes_the_ledger_naming_the_staff_us
 def test_adjustment_without_a_reason_is_not_applied(staff_client, user):
     target = wallet.get_or_create_wallet(user)
     adjust(staff_client, target, "5", reason="")
-    assert wallet.balance(user, wallet.COINS) == 100
+    assert wallet.balance(user, currency=wallet.COINS) == 100
 
 
 def test_adjustment_that_would_go_negative_is_refused(staff_client, user):
     target = wallet.get_or_create_wallet(user)
     adjust(staff_client, target, "-500", reason="oops")
-    assert wallet.balance(user, wallet.COINS) == 100
+    assert wallet.balance(user, currency=wallet.COINS) == 100
     assert not LedgerEntry.objects.filter(reason="admin_adjustment").exists()
 
 
@@ -195,11 +195,11 @@ def test_an_adjustment_beyond_the_range_is_refused_with_a_form_error(staff_clien
     response = adjust(staff_client, target, amount, reason="typo")
     assert response.status_code == 200
     assert "Ensure this value is" in response.content.decode()
-    assert wallet.balance(user, wallet.COINS) == 100
+    assert wallet.balance(user, currency=wallet.COINS) == 100
     assert not LedgerEntry.objects.filter(reason="admin_adjustment").exists()
 
 
 def test_the_largest_adjustment_is_applied(staff_client, user):
     target = wallet.get_or_create_wallet(user)
     adjust(staff_client, target, "1000000", reason="prize")
-    assert wallet.balance(user, wallet.COINS) == 1_000_100
+    assert wallet.balance(user, currency=wallet.COINS) == 1_000_100

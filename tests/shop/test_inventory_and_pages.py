@@ -61,7 +61,7 @@ def test_pressing_an_owned_deck_equips_it_for_the_table(signed_in_client, user, 
 
 def earn_coins(user, amount):
     # The first coin avatar takes a few wins beyond the welcome gift (docs/economy.md).
-    wallet.change_balance(user, wallet.COINS, amount, reason="match_reward")
+    wallet.change_balance(user, currency=wallet.COINS, amount=amount, reason="match_reward")
 
 
 def test_guests_get_the_default_deck():
@@ -118,7 +118,7 @@ def test_inventory_lists_owned_items_by_kind_and_marks_the_equipped(signed_in_cl
 
 def test_wallet_page_shows_balances_and_a_paginated_history(signed_in_client, user):
     for n in range(25):
-        wallet.change_balance(user, wallet.COINS, 1, reason="match_reward", reference=f"match:{n}")
+        wallet.change_balance(user, currency=wallet.COINS, amount=1, reason="match_reward", reference=f"match:{n}")
     first = signed_in_client.get(reverse("shop:wallet")).content.decode()
     assert '<div data-balance="coins"><dt>' in first and "<dd>125</dd>" in first
     assert first.count("data-ledger-entry=") == 20

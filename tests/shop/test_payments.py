@@ -34,7 +34,7 @@ def test_demo_provider_credits_gems_at_once_in_development(signed_in_client, use
     settings.DEBUG, settings.PAYMENTS_PROVIDER = True, "demo"
     response = signed_in_client.post(reverse("shop:buy", args=[gem_pack.slug]), {"token": uuid.uuid4().hex})
     assert response.status_code == 302
-    assert wallet.balance(user, wallet.GEMS) == 10
+    assert wallet.balance(user, currency=wallet.GEMS) == 10
     assert Purchase.objects.get(user=user, item=gem_pack).status == "completed"
 
 
@@ -44,7 +44,7 @@ def test_demo_provider_is_refused_with_production_settings(signed_in_client, use
         get_provider()
     response = signed_in_client.post(reverse("shop:buy", args=[gem_pack.slug]), {"token": uuid.uuid4().hex})
     assert response.status_code == 302
-    assert wallet.balance(user, wallet.GEMS) == 0
+    assert wallet.balance(user, currency=wallet.GEMS) == 0
     assert not Purchase.objects.filter(item=gem_pack).exists()
 
 
@@ -146,7 +146,7 @@ def test_buying_gems_with_stripe_creates_a_checkout_session_and_redirects_to_it(
     assert sent["metadata[purchase_id]"] == [str(purchase.pk)]
     assert headers["Idempotency-Key"] == f"truco-purchase-{purchase.pk}"
     assert (purchase.status, purchase.provider_reference) == ("pending", "cs_test_123")
-    assert wallet.balance(user, wallet.GEMS) == 0  # nothing until Stripe confirms
+    assert wallet.balance(user, currency=wallet.GEMS) == 0  # nothing until Stripe confirms
 
 
 def start_stripe_purchase(user, gem_pack, stripe_on):
@@ -160,7 +160,7 @@ def test_valid_signed_webhook_credits_the_gems(client, user, gem_pack, stripe_on
     purchase = start_stripe_purchase(user, gem_pack, stripe_on)
     payload = paid_event(purchase)
     assert post_webhook(client, payload, signed(payload)).status_code == 200
-    assert wallet.balance(user, wallet.GEMS) == 10
+    assert wallet.balance(user, currency=wallet.GEMS) == 10
     purchase.refresh_from_db()
     assert purchase.status == "completed"
 
@@ -174,7 +174,7 @@ def test_webhook_with_a_bad_signature_is_rejected_and_credits_nothing(client, us
     assert post_webhook(client, tampered, signed(payload)).status_code == 400
     stale = signed(payload, timestamp=int(time.time()) - 3600)
     assert post_webhook(client, payload, stale).status_code == 400
-    assert wallet.balance(user, wallet.GEMS) == 0
+    assert wallet.balance(user, currency=wallet.GEMS) == 0
 
 
 def test_replayed_webhook_credits_the_gems_exactly_once(client, user, gem_pack, stripe_on):
@@ -184,7 +184,7 @@ def test_replayed_webhook_credits_the_gems_exactly_once(client, user, gem_pack, 
         assert post_webhook(client, payload, signed(payload)).status_code == 200
     other_event_same_payment = paid_event(purchase, event_id="evt_2")
     post_webhook(client, other_event_same_payment, signed(other_event_same_payment))
-    assert wallet.balance(user, wallet.GEMS) == 10
+    assert wallet.balance(user, currency=wallet.GEMS) == 10
     assert LedgerEntry.objects.filter(wallet__user=user, currency="gems").count() == 1
 
 
@@ -192,7 +192,7 @@ def test_webhook_with_a_wrong_amount_credits_nothing(client, user, gem_pack, str
     purchase = start_stripe_purchase(user, gem_pack, stripe_on)
     payload = paid_event(purchase, amount=1)
     assert post_webhook(client, payload, signed(payload)).status_code == 200
-    assert wallet.balance(user, wallet.GEMS) == 0
+    assert wallet.balance(user, currency=wallet.GEMS) == 0
 
 
 def test_webhook_endpoint_needs_no_csrf_token(user, gem_pack, stripe_on):
@@ -230,7 +230,7 @@ def test_buying_gems_while_stripe_is_unreachable_is_refused_cleanly_and_the_purc
     assert "Payments are not available right now." in response.content.decode()
     purchase = Purchase.objects.get(user=user, item=gem_pack)
     assert purchase.status == "failed"  # no pending purchase is left behind
-    assert wallet.balance(user, wallet.GEMS) == 0
+    assert wallet.balance(user, currency=wallet.GEMS) == 0
 
 
 def test_a_paid_webhook_still_delivers_a_purchase_that_failed_to_start(client, user, gem_pack, stripe_on):
@@ -239,7 +239,7 @@ def test_a_paid_webhook_still_delivers_a_purchase_that_failed_to_start(client, u
     purchases.fail_paid_purchase(purchase.pk)
     payload = paid_event(purchase)
     assert post_webhook(client, payload, signed(payload)).status_code == 200
-    assert wallet.balance(user, wallet.GEMS) == 10
+    assert wallet.balance(user, currency=wallet.GEMS) == 10
 
 
 def event_naming(purchase_id, **session) -> str:
@@ -267,7 +267,7 @@ def test_a_signed_webhook_naming_no_usable_purchase_is_ignored_and_moves_no_mone
     start_stripe_purchase(user, gem_pack, stripe_on)
     payload = event_naming(purchase_id)
     assert post_webhook(client, payload, signed(payload)).status_code == 200
-    assert wallet.balance(user, wallet.GEMS) == 0
+    assert wallet.balance(user, currency=wallet.GEMS) == 0
     assert not LedgerEntry.objects.filter(currency="gems").exists()
 
 
@@ -282,11 +282,11 @@ def test_a_signed_webhook_naming_no_usable_purchase_is_ignored_and_moves_no_mone
 )
 def test_a_signed_body_that_is_not_an_event_is_a_bad_request(client, user, gem_pack, stripe_on, payload):
     assert post_webhook(client, payload, signed(payload)).status_code == 400
-    assert wallet.balance(user, wallet.GEMS) == 0
+    assert wallet.balance(user, currency=wallet.GEMS) == 0
 
 
 def test_a_signed_webhook_with_a_junk_amount_credits_nothing(client, user, gem_pack, stripe_on):
     purchase = start_stripe_purchase(user, gem_pack, stripe_on)
     payload = event_naming(str(purchase.pk), amount_total="490abc")
     assert post_webhook(client, payload, signed(payload)).status_code == 200
-    assert wallet.balance(user, wallet.GEMS) == 0
+    assert wallet.balance(user, currency=wallet.GEMS) == 0

@@ -18,7 +18,7 @@ def key():
 
 def snapshot(user):
     return (
-        {c: wallet.balance(user, c) for c in wallet.CURRENCIES},
+        {c: wallet.balance(user, currency=c) for c in wallet.CURRENCIES},
         LedgerEntry.objects.count(),
         Purchase.objects.count(),
         Ownership.objects.count(),
@@ -29,7 +29,7 @@ def test_buying_an_avatar_with_coins_debits_the_price_and_owns_it(user, make_ite
     item = make_item("avatar", price=60, price_currency="coins")
     purchase = purchases.buy(user, item, idempotency_key=key())
     assert purchase.status == "completed"
-    assert wallet.balance(user, wallet.COINS) == 40
+    assert wallet.balance(user, currency=wallet.COINS) == 40
     assert Ownership.objects.filter(user=user, item=item).exists()
     line = LedgerEntry.objects.get(reference=f"purchase:{purchase.pk}")
     assert (line.currency, line.amount, line.reason) == ("coins", -60, "purchase")
@@ -39,22 +39,22 @@ def test_buying_a_deck_with_gems(user, make_item, top_up):
     top_up(user, wallet.GEMS, 20)
     deck = make_item("deck", price=15, price_currency="gems")
     purchases.buy(user, deck, idempotency_key=key())
-    assert wallet.balance(user, wallet.GEMS) == 5
+    assert wallet.balance(user, currency=wallet.GEMS) == 5
     assert Ownership.objects.filter(user=user, item=deck).exists()
 
 
 def test_buying_with_blue_coins(user, make_item):
     item = make_item("avatar", price=5, price_currency="blue_coins")
     purchases.buy(user, item, idempotency_key=key())
-    assert wallet.balance(user, wallet.BLUE_COINS) == 0
+    assert wallet.balance(user, currency=wallet.BLUE_COINS) == 0
 
 
 def test_coin_pack_paid_in_gems_credits_coins_and_is_not_owned(user, make_item, top_up):
     top_up(user, wallet.GEMS, 5)
     pack = make_item("coin_pack", price=5, price_currency="gems", grant_amount=500)
     purchases.buy(user, pack, idempotency_key=key())
-    assert wallet.balance(user, wallet.GEMS) == 0
-    assert wallet.balance(user, wallet.COINS) == 600
+    assert wallet.balance(user, currency=wallet.GEMS) == 0
+    assert wallet.balance(user, currency=wallet.COINS) == 600
     assert not Ownership.objects.filter(item=pack).exists()
 
 
@@ -64,8 +64,8 @@ def test_blue_coin_pack_can_be_paid_in_coins_or_gems_and_bought_again(user, make
     pack = make_item("blue_coin_pack", price=3, price_currency=currency, grant_amount=10)
     purchases.buy(user, pack, idempotency_key=key())
     purchases.buy(user, pack, idempotency_key=key())  # packs are consumable
-    assert wallet.balance(user, wallet.BLUE_COINS) == 5 + 20
-    assert wallet.balance(user, currency) == {"coins": 100, "gems": 10}[currency] - 6
+    assert wallet.balance(user, currency=wallet.BLUE_COINS) == 5 + 20
+    assert wallet.balance(user, currency=currency) == {"coins": 100, "gems": 10}[currency] - 6
 
 
 def test_not_enough_funds_refuses_and_charges_nothing(user, make_item):
@@ -121,8 +121,8 @@ def test_repeating_the_same_confirmation_buys_once(user, make_item, top_up):
     first = purchases.buy(user, pack, idempotency_key=token)
     second = purchases.buy(user, pack, idempotency_key=token)
     assert first.pk == second.pk
-    assert wallet.balance(user, wallet.GEMS) == 5
-    assert wallet.balance(user, wallet.COINS) == 600
+    assert wallet.balance(user, currency=wallet.GEMS) == 5
+    assert wallet.balance(user, currency=wallet.COINS) == 600
     assert Purchase.objects.filter(user=user).count() == 1
 
 
@@ -148,7 +148,7 @@ def test_press_item_then_confirm_buys_it_and_shows_the_result(signed_in_client, 
     )
     assert response.status_code == 200
     assert f"You bought {item.name_en}." in response.content.decode()
-    assert wallet.balance(user, wallet.COINS) == 70
+    assert wallet.balance(user, currency=wallet.COINS) == 70
 
 
 def test_double_submitted_confirm_form_buys_once(signed_in_client, user, make_item):
@@ -158,8 +158,8 @@ def test_double_submitted_confirm_form_buys_once(signed_in_client, user, make_it
     first = signed_in_client.post(url, {"token": token})
     second = signed_in_client.post(url, {"token": token})
     assert first["Location"] == second["Location"]
-    assert wallet.balance(user, wallet.COINS) == 80
-    assert wallet.balance(user, wallet.BLUE_COINS) == 6
+    assert wallet.balance(user, currency=wallet.COINS) == 80
+    assert wallet.balance(user, currency=wallet.BLUE_COINS) == 6
 
 
 def test_not_enough_funds_page_says_so_clearly_in_portuguese(signed_in_client, user, make_item):
@@ -168,7 +168,7 @@ def test_not_enough_funds_page_says_so_clearly_in_portuguese(signed_in_client, u
         reverse("shop:buy", args=[item.slug]), {"token": key()}, follow=True, HTTP_ACCEPT_LANGUAGE="pt-br"
     )
     assert "Saldo insuficiente de moedas" in response.content.decode()
-    assert wallet.balance(user, wallet.COINS) == 100
+    assert wallet.balance(user, currency=wallet.COINS) == 100
 
 
 def test_buying_requires_sign_in(client, make_item):

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def shopper(make_user):
     person = make_user("Compradora")
-    wallet.change_balance(person, wallet.COINS, 60, reason="match_reward")  # four wins
+    wallet.change_balance(person, currency=wallet.COINS, amount=60, reason="match_reward")  # four wins
     item = Item.objects.get(slug="boina")
     purchases.buy(person, item, idempotency_key=uuid.uuid4().hex)
     inventory.equip(person, item)
@@ -35,7 +35,9 @@ def test_export_holds_wallet_ledger_purchases_and_inventory(shopper):
 
 def test_deletion_drops_wallet_and_ownership_and_keeps_anonymous_books(shopper, make_user):
     staff = make_user("Caixa", is_staff=True)
-    wallet.change_balance(shopper, wallet.GEMS, 3, reason="admin_adjustment", note="for Compradora", actor=staff)
+    wallet.change_balance(
+        shopper, currency=wallet.GEMS, amount=3, reason="admin_adjustment", note="for Compradora", actor=staff
+    )
     ledger_ids = set(LedgerEntry.objects.filter(wallet__user=shopper).values_list("pk", flat=True))
     purchase_ids = set(Purchase.objects.filter(user=shopper).values_list("pk", flat=True))
 
@@ -54,7 +56,9 @@ def test_deletion_drops_wallet_and_ownership_and_keeps_anonymous_books(shopper, 
 
 def test_deleting_a_staff_account_forgets_them_on_the_adjustments_they_made(user, make_user):
     staff = make_user("Caixa", is_staff=True)
-    line = wallet.change_balance(user, wallet.GEMS, 3, reason="admin_adjustment", note="goodwill", actor=staff)
+    line = wallet.change_balance(
+        user, currency=wallet.GEMS, amount=3, reason="admin_adjustment", note="goodwill", actor=staff
+    )
     account_services.delete_account(staff)
     line.refresh_from_db()
     assert line.actor_id is None and line.wallet.user == user

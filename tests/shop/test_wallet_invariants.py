@@ -42,10 +42,12 @@ def test_ledger_sum_equals_balance_for_every_wallet(make_user, ops):
         player = players[who]
         try:
             if kind == "change":
-                wallet.change_balance(player, what, amount, reason="random")
+                wallet.change_balance(player, currency=what, amount=amount, reason="admin_adjustment")
             elif kind == "repeat_key":
                 for _ in range(2):
-                    wallet.change_balance(player, what, amount, reason="random", idempotency_key=f"same:{what}")
+                    wallet.change_balance(
+                        player, currency=what, amount=amount, reason="admin_adjustment", idempotency_key=f"same:{what}"
+                    )
             else:
                 purchases.buy(player, Item.objects.get(slug=what), idempotency_key=uuid.uuid4().hex)
         except (wallet.InsufficientFunds, purchases.PurchaseRefused):

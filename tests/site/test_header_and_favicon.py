@@ -9,7 +9,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_header_shows_the_three_balances_linking_to_the_wallet(signed_in_client, user):
-    wallet.change_balance(user, wallet.GEMS, 7, reason="admin_adjustment")
+    wallet.change_balance(user, currency=wallet.GEMS, amount=7, reason="admin_adjustment")
     html = signed_in_client.get(reverse("games:play")).content.decode()
     header = html.split('<header class="topbar has-balances">')[1].split("</header>")[0]
     link = header.split('<a class="header-balances"')[1].split("</a>")[0]

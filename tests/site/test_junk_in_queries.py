@@ -79,7 +79,7 @@ def _world(make_user) -> dict[str, object]:
     win_match_for(match, 0)
     player.is_staff = player.is_superuser = True
     player.save()
-    wallet.change_balance(player, wallet.BLUE_COINS, 5, reason="admin_adjustment")
+    wallet.change_balance(player, currency=wallet.BLUE_COINS, amount=5, reason="admin_adjustment")
     tournament = start_tournament(player, engine.RuleSet(variant="paulista", seats=2))
     room = room_services.create_room(player, options(), is_private=True, name="Mesa", password="segredo1")
     item = Item.objects.filter(is_active=True).first()

@@ -57,13 +57,13 @@ def stats_for(user, code, n):
 def test_reaching_the_target_earns_it_once_with_its_coins(user, code):
     achievement = Achievement.objects.get(code=code)
     stats = stats_for(user, code, RULES[code].target)
-    coins = wallet.balance(user, wallet.COINS)
+    coins = wallet.balance(user, currency=wallet.COINS)
     earned = award_achievements(stats, reference="match:abc")
     assert code in {e.achievement.code for e in earned}
     assert award_achievements(stats) == []  # never twice
     assert EarnedAchievement.objects.filter(user=user, achievement=achievement).count() == 1
     paid = sum(a.coin_reward for a in (e.achievement for e in earned))
-    assert wallet.balance(user, wallet.COINS) == coins + paid
+    assert wallet.balance(user, currency=wallet.COINS) == coins + paid
     if achievement.coin_reward:
         assert LedgerEntry.objects.filter(reason="achievement_reward", reference=f"achievement:{code}").count() == 1
 
@@ -90,9 +90,9 @@ def test_an_inactive_achievement_is_neither_awarded_nor_listed(user, client):
 def test_concurrent_awards_never_award_one_twice(make_user, stocked_shop, stocked_achievements):
     user = make_user("Corrida")
     PlayerStats.objects.create(user=user, counters={"won": 1})
-    coins = wallet.balance(user, wallet.COINS)
+    coins = wallet.balance(user, currency=wallet.COINS)
     results, errors = run_in_threads(8, lambda n: award_achievements(PlayerStats.objects.get(user=user)))
     assert not errors
     assert EarnedAchievement.objects.filter(user=user, achievement__code="first_win").count() == 1
     assert sum(len(r) for r in results) == 1
-    assert wallet.balance(user, wallet.COINS) == coins + Achievement.objects.get(code="first_win").coin_reward
+    assert wallet.balance(user, currency=wallet.COINS) == coins + Achievement.objects.get(code="first_win").coin_reward

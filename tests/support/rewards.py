@@ -13,4 +13,4 @@ def coins_without_achievements(user) -> int:
         )["total"]
         or 0
     )
-    return wallet.balance(user, wallet.COINS) - from_achievements
+    return wallet.balance(user, currency=wallet.COINS) - from_achievements

@@ -39,7 +39,7 @@ def everyone_arrived(match: Match) -> None:
 
 
 def blue(user) -> int:
-    return wallet.balance(user, wallet.BLUE_COINS)
+    return wallet.balance(user, currency=wallet.BLUE_COINS)
 
 
 def hidden_at_the_deal(state, seat: int) -> set[str]:

@@ -9,9 +9,9 @@ from shop.models import LedgerEntry, Wallet
 
 
 def set_coins(user, coins: int) -> None:
-    have = wallet.balance(user, wallet.COINS)
+    have = wallet.balance(user, currency=wallet.COINS)
     if have != coins:
-        wallet.change_balance(user, wallet.COINS, coins - have, reason="admin_adjustment")
+        wallet.change_balance(user, currency=wallet.COINS, amount=coins - have, reason="admin_adjustment")
 
 
 def set_stake(chief, room: Room, stake: int, **more) -> Room:
@@ -35,7 +35,7 @@ def all_coins() -> int:
 
 
 def house_coins() -> int:
-    return wallet.balance(wallet.house_account(), wallet.COINS)
+    return wallet.balance(wallet.house_account(), currency=wallet.COINS)
 
 
 STAKE_REASONS = ("stake_held", "stake_won", "stake_returned", "house_cut")

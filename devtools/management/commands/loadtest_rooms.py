@@ -35,7 +35,7 @@ from devtools.management.commands.loadtest_table import ACTION_TIMEOUT_S, MAX_PL
 from games import engine
 from rooms import services
 from rooms.models import PlayAgain, Room
-from shop import wallet
+from shop import money, wallet
 
 SEATS = 4
 USER_PREFIX = "lr-"
@@ -69,8 +69,13 @@ class RoomFleet(Fleet):
     def create_players(self, endpoints: list[tuple[str, str]]) -> list[Player]:
         players = [self.new_player(i, ws_base, origin) for i, (ws_base, origin) in enumerate(endpoints)]
         for player in players:
-            have = wallet.balance(player.user, wallet.BLUE_COINS)
-            wallet.change_balance(player.user, wallet.BLUE_COINS, BLUE_COINS - have, reason="admin_adjustment")
+            have = wallet.balance(player.user, currency=wallet.BLUE_COINS)
+            wallet.change_balance(
+                player.user,
+                currency=wallet.BLUE_COINS,
+                amount=BLUE_COINS - have,
+                reason=money.Reason.ADMIN_ADJUSTMENT,
+            )
         self.tables = [Table(players[i : i + SEATS]) for i in range(0, len(players), SEATS)]
         for table in self.tables:
             self.new_room(table)
