@@ -118,7 +118,7 @@ def last_options(session) -> dict:
 
 def options_summary(options: dict) -> list[str]:
     """The choices in a few words for the quick-play button, e.g. ["Paulista", "1 against 1", "AI: Medium"]."""
-    variant = dict(PlayForm.base_fields["variant"].choices).get(options.get("variant"), "")
+    variant = dict(PlayForm.base_fields["variant"].choices).get(options.get("variant"), "")  # type: ignore[attr-defined]
     if options.get("variant") == "mineiro" and options.get("mineiro_style") == "online":
         variant = _("Online Mineiro")
     if options.get("mode") == "tournament":
@@ -129,5 +129,5 @@ def options_summary(options: dict) -> list[str]:
         players = _("4 players, each for themselves")
     else:
         players = _("2 against 2")
-    level = dict(PlayForm.base_fields["bot_level"].choices).get(options.get("bot_level"), "")
+    level = dict(PlayForm.base_fields["bot_level"].choices).get(options.get("bot_level"), "")  # type: ignore[attr-defined]
     return [str(variant), str(players), str(_("AI: %(level)s") % {"level": level})]

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 from django.core.paginator import Paginator
 from django.templatetags.static import static
 
@@ -23,10 +28,10 @@ def equipped_deck(user) -> dict:
     return {"slug": deck.slug, "back_url": deck.image_url, "face_style": deck.face_style or "classic"}
 
 
-def shop_sections(kind: str | None = None) -> list[tuple[str, str, list[Item]]]:
+def shop_sections(kind: str | None = None) -> list[tuple[str, StrOrPromise, list[Item]]]:
     """Items on sale grouped by kind, in display order: [(kind, label, items)]."""
     items = list(Item.objects.on_sale().order_by("display_order", "id"))
-    sections = []
+    sections: list[tuple[str, StrOrPromise, list[Item]]] = []
     for value, label in ItemKind.choices:
         if kind and value != kind:
             continue
@@ -51,9 +56,9 @@ def balances(user) -> dict[str, int]:
     return {"coins": wallet.coins, "blue_coins": wallet.blue_coins, "gems": wallet.gems}
 
 
-def inventory_sections(user) -> list[tuple[str, str, list[Item]]]:
+def inventory_sections(user) -> list[tuple[str, StrOrPromise, list[Item]]]:
     owned = Ownership.objects.filter(user=user).select_related("item").order_by("item__display_order", "item__id")
-    sections = []
+    sections: list[tuple[str, StrOrPromise, list[Item]]] = []
     for value, label in ((ItemKind.AVATAR, ItemKind.AVATAR.label), (ItemKind.DECK, ItemKind.DECK.label)):
         sections.append((value, label, [o.item for o in owned if o.item.kind == value]))
     return sections

@@ -21,12 +21,17 @@ So the coins held for a match come back out exactly once, to people or to the ho
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Seat
 from games.selectors import absent_seats, left_before_the_end, played_it
 from shop import wallet
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 class StakeNotCovered(Exception):
@@ -61,7 +66,7 @@ def hold_stakes(match: Match, seats: list[Seat]) -> None:
     for seat in sorted(people, key=lambda s: s.user_id or 0):
         try:
             wallet.change_balance(
-                seat.user,
+                cast("User", seat.user),  # a staker has an account
                 wallet.COINS,
                 -match.stake_coins,
                 reason="stake_held",
@@ -115,7 +120,7 @@ def settle_stakes(match: Match, seats: list[Seat]) -> None:
         # A winner's share is a win; anything else paid to a person is their own stake back.
         given_back = match.status == Match.Status.ANNULLED or not match.won_by(number)
         wallet.change_balance(
-            seat.user,
+            cast("User", seat.user),  # paid: a person's seat
             wallet.COINS,
             paid[number],
             reason="stake_returned" if given_back else "stake_won",
@@ -124,7 +129,7 @@ def settle_stakes(match: Match, seats: list[Seat]) -> None:
         )
     if house:
         wallet.change_balance(
-            house_account,
+            cast("User", house_account),  # read above when there is a house cut
             wallet.COINS,
             house,
             reason="house_cut",

@@ -11,8 +11,10 @@ the fragments pushed for v+1 equals the page rendered at v+1 (tests/games/test_p
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, cast
 
 from django.template import Context
 from django.template.loader import get_template
@@ -27,6 +29,10 @@ from games.table import presentation as p
 from games.table.publishing import TableUpdate, seat_view_of
 from shop.selectors import equipped_deck
 from stats.selectors import earned_in
+
+# What the fragments render from: an engine view (`engine.SeatView`), the table's flags added when the
+# match was abandoned or annulled (`viewer_view`), or the same as a message carried it.
+TableView = Mapping[str, Any]
 
 # The fragments pushed after every move, in the order they are sent.
 REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "signals", "status", "announce")
@@ -100,10 +106,12 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
     return facts
 
 
-def viewer_view(match: Match, seat_number: int | None) -> dict:
+def viewer_view(match: Match, seat_number: int | None) -> TableView:
     """The engine's view of the match for this seat (None: a spectator)."""
     state = engine.from_json(match.state)
-    view = seat_view_of(match, state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    view: TableView = (
+        seat_view_of(match, state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    )
     if match.status == Match.Status.ABANDONED:
         # The engine does not know the match was abandoned (a player left or stopped playing): nobody
         # acts any more, and the result is the one decided then (games.match.moves.abandon_match).
@@ -118,7 +126,11 @@ def viewer_view(match: Match, seat_number: int | None) -> dict:
 
 
 def scoreboard_context(
-    view: dict, seats: list[SeatFacts], *, tournament_stage: int | None = None, tournament_public_id: str | None = None
+    view: TableView,
+    seats: list[SeatFacts],
+    *,
+    tournament_stage: int | None = None,
+    tournament_public_id: str | None = None,
 ) -> dict:
     """`_scoreboard.html`: the score per side, the hand and its stake, the next raise, hand-of-eleven/iron notices."""
     names = _names(seats)
@@ -144,7 +156,7 @@ def scoreboard_context(
     }
 
 
-def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict, presence: Presence = NOBODY_AWAY) -> dict:
+def seats_context(view: TableView, seats: list[SeatFacts], *, deck: dict, presence: Presence = NOBODY_AWAY) -> dict:
     """`_seats.html`: the other seats around the felt, with their card backs and who plays each
     (a person here or away, a bot, a robot for a person away or gone)."""
     others = []
@@ -165,7 +177,7 @@ def seats_context(view: dict, seats: list[SeatFacts], *, deck: dict, presence: P
     return {"others": others, "deck": deck}
 
 
-def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
+def trick_context(view: TableView, seats: list[SeatFacts], *, deck: dict) -> dict:
     """`_trick.html`: the vira and manilhas, the trick on the felt (or the hand's last finished round), the
     round in play, and each finished round of the hand with its cards and who won it."""
     names = _names(seats)
@@ -196,7 +208,7 @@ def trick_context(view: dict, seats: list[SeatFacts], *, deck: dict) -> dict:
     }
 
 
-def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict) -> dict:
+def hand_context(view: TableView, seats: list[SeatFacts], *, version: int, deck: dict) -> dict:
     """`_hand.html`: the viewer's name and cards (the playable ones as buttons), partners' cards in a hand of eleven."""
     names = _names(seats)
     legal = view["legal_actions"]
@@ -228,7 +240,7 @@ def hand_context(view: dict, seats: list[SeatFacts], *, version: int, deck: dict
     }
 
 
-def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict:
+def actions_context(view: TableView, seats: list[SeatFacts], *, version: int) -> dict:
     """`_actions.html`: a pending raise, the hand-of-eleven decision, the raise/accept/run buttons."""
     names = _names(seats)
     legal_kinds = {a["do"] for a in view["legal_actions"]}
@@ -258,7 +270,7 @@ def actions_context(view: dict, seats: list[SeatFacts], *, version: int) -> dict
 
 
 def status_context(
-    view: dict,
+    view: TableView,
     seats: list[SeatFacts],
     *,
     version: int,
@@ -289,7 +301,7 @@ def status_context(
     """
     names = _names(seats)
     acting = view["seats_to_act"]
-    result = None
+    result: dict[str, Any] | None = None
     abandoned = view.get("abandoned", False)
     if view.get("annulled"):
         result = {"annulled": True, "signed_in": rewards is not None}
@@ -313,7 +325,7 @@ def status_context(
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
     if timed_out_version is not None and version - timed_out_version < view["seats"]:
-        timed_out = names[timed_out_seat]
+        timed_out = names[cast(int, timed_out_seat)]  # set with its version
     # The countdown is for people; an AI seat's short delay is not a clock worth showing.
     counting_down = (
         deadline
@@ -328,7 +340,7 @@ def status_context(
         "result": result,
         "my_turn": view["seat"] is not None and view["seat"] in acting,
         "acting_names": [names[s] for s in acting],
-        "deadline_ms": int(deadline.timestamp() * 1000) if counting_down else None,
+        "deadline_ms": int(cast(datetime, deadline).timestamp() * 1000) if counting_down else None,
         "clock_for": names.get(deadline_seat) if deadline_seat is not None else None,
         "timed_out": timed_out,
         "last_hand": _last_hand_summary(view, names),
@@ -345,7 +357,7 @@ def status_context(
     }
 
 
-def announce_context(view: dict, seats: list[SeatFacts]) -> dict:
+def announce_context(view: TableView, seats: list[SeatFacts]) -> dict:
     """`_announce.html`, the screen reader's live region: the card someone else just played, the round or
     hand that just ended, a raise to answer, a hand of eleven to decide, whose turn it is, the result."""
     names = _names(seats)
@@ -416,7 +428,7 @@ def message_context(text: str, code: str = "") -> dict:
 # --- from the match row to every fragment, and the renders ------------------------------------
 
 
-def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: dict) -> dict[str, dict]:
+def table_contexts(match: Match, seats: list[SeatFacts], view: TableView, *, deck: dict) -> dict[str, dict]:
     """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
     me = view["seat"]
     rewards, prize = None, None
@@ -426,7 +438,7 @@ def table_contexts(match: Match, seats: list[SeatFacts], view: dict, *, deck: di
         table = selectors.seats_at(match)
         rewards = selectors.reward_amounts(match, match.won_by(me), seats=table, seat_number=me)
         note = selectors.reward_note(match, table, seat_number=me)
-        achievements = earned_in(seats[me].user_id, f"match:{match.public_id}")
+        achievements = earned_in(cast(int, seats[me].user_id), f"match:{match.public_id}")  # has an account
     if view["match_over"] and match.tournament_stage is not None:
         settings = selectors.reward_settings()
         prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
@@ -465,11 +477,11 @@ def _again_url(match: Match, me: int | None) -> str:
 
 def tournament_facts(match: Match) -> tuple[int | None, str | None]:
     """(stage, tournament public id) of a match: fixed for the match, so a socket keeps them."""
-    return match.tournament_stage, (match.tournament.public_id if match.tournament_id else None)
+    return match.tournament_stage, (cast(Tournament, match.tournament).public_id if match.tournament_id else None)
 
 
 def contexts_for(
-    view: dict,
+    view: TableView,
     seats: list[SeatFacts],
     *,
     deck: dict,
@@ -582,7 +594,7 @@ def render_fragment(region: str, context: dict, *, oob: bool = False) -> str:
     # Without localization: every number a fragment shows is an integer that is also data (a
     # version, a score, a deadline in ms, read back by the page's script and by tests), which no
     # language may group or reformat; and localizing each one was a quarter of a fragment's render.
-    template = get_template(f"games/_{region}.html").template
+    template = get_template(f"games/_{region}.html").template  # type: ignore[attr-defined]  # Django's backend
     return template.render(Context({**context, "oob": oob}, use_l10n=False))
 
 
@@ -656,7 +668,7 @@ def render_message(text: str, code: str = "") -> str:
 # --- shared by the context functions ----------------------------------------------------------
 
 
-def _viewer(view: dict) -> int:
+def _viewer(view: TableView) -> int:
     # A spectator sees the table from seat 0's chair.
     return view["seat"] if view["seat"] is not None else 0
 
@@ -665,7 +677,7 @@ def _names(seats: list[SeatFacts]) -> dict[int, str]:
     return {seat.number: seat.name or _("Deleted player") for seat in seats}
 
 
-def _players(view: dict, seats: list[SeatFacts]) -> list[dict]:
+def _players(view: TableView, seats: list[SeatFacts]) -> list[dict]:
     """Each seat as the viewer sees it: where it sits on their screen, its cards left, whether it acts now."""
     me = view["seat"]
     acting = set(view["seats_to_act"])
@@ -689,7 +701,7 @@ def _players(view: dict, seats: list[SeatFacts]) -> list[dict]:
     ]
 
 
-def _side_label(view: dict, names: dict[int, str], side: int) -> str:
+def _side_label(view: TableView, names: dict[int, str], side: int) -> str:
     """A side as the viewer calls it: Us/Them with partners, You or the seat's name without."""
     sides, my_side = view["sides"], view["side"]
     if any(len(members) > 1 for members in sides):
@@ -699,7 +711,7 @@ def _side_label(view: dict, names: dict[int, str], side: int) -> str:
     return _("You") if side == my_side else names[sides[side][0]]
 
 
-def _result_word(view: dict, side: int | None) -> str:
+def _result_word(view: TableView, side: int | None) -> str:
     if side is None:
         return "tied"
     return "won" if side == view["side"] else "lost"
@@ -710,7 +722,7 @@ def _face(code: str | None, manilhas) -> dict | None:
     return p.card_face(code, manilha=code in manilhas)
 
 
-def _plays(view: dict, names: dict[int, str], plays: list[dict], manilhas=()) -> list[dict]:
+def _plays(view: TableView, names: dict[int, str], plays: list[dict], manilhas=()) -> list[dict]:
     """Cards played, as the viewer sees them: where each sits on their screen, its face, whose it is.
     `manilhas`: the hand's, to mark them (a card played face down or that lost its value counts for nothing)."""
     return [
@@ -743,7 +755,7 @@ def _tournament_result(stage: int, prize: tuple[int, int] | None, won: bool) -> 
     }
 
 
-def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
+def _last_hand_summary(view: TableView, names: dict[int, str]) -> dict | None:
     """Who took the hand that just ended, how many points, and why, in words, with the small cards of
     the round that ended it."""
     last = view["last_hand"]
