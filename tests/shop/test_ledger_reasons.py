@@ -15,7 +15,7 @@ APPS = ("accounts", "games", "rooms", "shop", "stats", "truco_site")
 
 def reasons_written_by_the_code() -> set[str]:
     """Every literal `reason=` passed to `change_balance` in the project's code (tests excluded)."""
-    found = set()
+    found: set = set()
     for app in APPS:
         for path in (Path(settings.BASE_DIR) / app).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
