@@ -28,10 +28,11 @@ run: setup ## start the site on http://127.0.0.1:8000 (HOST/PORT override; daphn
 	$(PY) manage.py collectstatic --noinput -v 0
 	$(VENV)/bin/daphne -b $(HOST) -p $(PORT) truco_site.asgi:application
 
-lint: venv ## ruff lint + format check, and the architecture's import contracts (lint-imports; docs/architecture.md)
+lint: venv ## ruff lint + format check, the architecture's import contracts (lint-imports) and types (mypy; docs/architecture.md)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 format: venv ## apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff format .
@@ -101,5 +102,5 @@ RUNS ?= 100
 bench-leaderboards: venv ## p50/p95 of every leaderboard page (RUNS=100), after seed-leaderboards; see docs/performance.md
 	$(PY) manage.py bench_leaderboards --runs $(RUNS)
 
-clean: ## remove the venv, the SQLite databases and collected static files
-	rm -rf $(VENV) db.sqlite3* test_db.sqlite3* staticfiles
+clean: ## remove the venv, the SQLite databases, collected static files and mypy's cache
+	rm -rf $(VENV) db.sqlite3* test_db.sqlite3* staticfiles .mypy_cache

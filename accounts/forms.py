@@ -7,7 +7,7 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 from django_countries import countries
-from django_countries.fields import LazyTypedChoiceField
+from django_countries.fields import LazyTypedChoiceField  # type: ignore[attr-defined]  # not in its stubs
 
 from .models import User, display_name_unavailable
 from .names import canonical

@@ -29,7 +29,7 @@ class User(AbstractUser):
     # whose key an older look-alike already held when the key was introduced.
     name_key = models.CharField(_("look-alike key"), max_length=200, unique=True, null=True, editable=False)  # noqa: DJ001
 
-    objects = UserManager()
+    objects = UserManager()  # type: ignore[misc]  # django-stubs declares it a ClassVar on AbstractUser
 
     class Meta:
         verbose_name = _("user")

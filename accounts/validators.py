@@ -5,6 +5,8 @@ look-alikes: `accounts.models.display_name_unavailable` and two database constra
 """
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.utils.deconstruct import deconstructible
@@ -66,4 +68,8 @@ class DisplayNameScripts:
         return isinstance(other, DisplayNameScripts)
 
 
-display_name_validators = [DisplayNameLength(), DisplayNameCharacters(), DisplayNameScripts()]
+display_name_validators: list[Callable[[Any], None]] = [
+    DisplayNameLength(),
+    DisplayNameCharacters(),
+    DisplayNameScripts(),
+]

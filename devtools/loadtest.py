@@ -152,7 +152,7 @@ def percentile(values, q: float) -> float | None:
 def summarise_ms(seconds) -> dict:
     """p50/p95/p99/max (and count) of durations given in seconds, in milliseconds."""
     values = [s * 1000 for s in seconds]
-    out = {"count": len(values)}
+    out: dict[str, float | None] = {"count": len(values)}
     for name, q in (("p50", 50), ("p95", 95), ("p99", 99)):
         out[name] = percentile(values, q)
     out["max"] = max(values) if values else None

@@ -1,6 +1,8 @@
 """The Play page's form: a table (one of four presets: variant and seats), the AI level, and the rest
 (mode, partnership, Mineiro style, deck, house rules, move time), of which only what applies counts."""
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -24,7 +26,7 @@ MINEIRO_STYLE_CHOICES = [
 def mineiro_style_field(**more) -> forms.ChoiceField:
     # Seed 002's Mineiro (issue 16); a Mineiro option, ignored for Paulista. Not required, so that
     # choices remembered before it existed still validate (blank = classic).
-    options = {
+    options: dict[str, Any] = {
         "label": _("Mineiro style"),
         "choices": MINEIRO_STYLE_CHOICES,
         "initial": "classic",
@@ -188,7 +190,8 @@ class PlayForm(forms.Form):
             field, value = self.fields[name], self.value_of(name)
             default = "" if field.initial is None else str(field.initial)
             if value != default and value and applies(name, variant=variant, seats=seats, mode=mode):
-                words.append(str(dict((str(k), v) for k, v in field.choices).get(value, "")))
+                choices = getattr(field, "choices", ())  # every option of "Mais opções" is a choice
+                words.append(str(dict((str(k), v) for k, v in choices).get(value, "")))
         return [word for word in words if word]
 
     def more_has_errors(self) -> bool:
@@ -229,7 +232,7 @@ def last_options(session) -> dict:
 
 def options_summary(options: dict) -> list[str]:
     """The choices in a few words for the quick-play button, e.g. ["Paulista", "1 against 1", "AI: Medium"]."""
-    variant = dict(PlayForm.base_fields["variant"].choices).get(options.get("variant"), "")
+    variant = dict(PlayForm.base_fields["variant"].choices).get(options.get("variant"), "")  # type: ignore[attr-defined]
     if options.get("variant") == "mineiro" and options.get("mineiro_style") == "online":
         variant = _("Online Mineiro")
     if options.get("mode") == "tournament":
@@ -240,5 +243,5 @@ def options_summary(options: dict) -> list[str]:
         players = _("4 players, each for themselves")
     else:
         players = _("2 against 2")
-    level = dict(PlayForm.base_fields["bot_level"].choices).get(options.get("bot_level"), "")
+    level = dict(PlayForm.base_fields["bot_level"].choices).get(options.get("bot_level"), "")  # type: ignore[attr-defined]
     return [str(variant), str(players), str(_("AI: %(level)s") % {"level": level})]

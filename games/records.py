@@ -7,6 +7,7 @@ rebuild (`stats.services.register_record_source`, connected in games' AppConfig.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from games import engine
 from games.models import Match, MatchEvent, Seat, Tournament
@@ -78,5 +79,5 @@ def final_won(match: Match) -> bool:
     return (
         match.tournament_id is not None
         and match.tournament_stage == len(Tournament.STAGES) - 1
-        and match.tournament.status == Tournament.Status.WON
+        and cast(Tournament, match.tournament).status == Tournament.Status.WON
     )

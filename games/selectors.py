@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings as django_settings
 from django.core.paginator import Paginator
@@ -11,6 +12,9 @@ from django.utils import timezone
 
 from games import engine
 from games.models import BotLevel, Match, RewardSettings, Seat, Spectator, Tournament
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
 
 # How many due matches one sweep takes at most.
 SWEEP_BATCH = 20
@@ -149,8 +153,8 @@ def current_match(tournament: Tournament) -> Match | None:
 @dataclass(frozen=True)
 class BracketStage:
     number: int
-    name: str
-    bot: str  # the level's label, in the page's language
+    name: str | _StrPromise
+    bot: str | _StrPromise  # the level's label, in the page's language
     match: Match | None
     state: str  # upcoming | playing | won | lost
 

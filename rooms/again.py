@@ -14,6 +14,8 @@ A refusal is a `RoomRefused` with a stable `code`; it changes nothing.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -24,9 +26,14 @@ from . import publishing, selectors
 from .models import PlayAgain, PlayAgainAnswer, Room, RoomSeat, RoomSettings
 from .services import RoomRefused, _lock_person, _start, _take_seat, require_stake_covered
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
+
+    from accounts.models import User
+
 
 @wallet.retry_once_on_deadlock
-def accept(user, public_id: str, *, ip: str | None = None) -> PlayAgain:
+def accept(user: User, public_id: str, *, ip: str | None = None) -> PlayAgain:
     """Say yes; the last yes starts the new match (everyone charged again) or ends the offer for all."""
     with transaction.atomic():
         room, offer, people = _locked_offer(user, public_id)
@@ -49,7 +56,7 @@ def accept(user, public_id: str, *, ip: str | None = None) -> PlayAgain:
     return offer
 
 
-def decline(user, public_id: str) -> PlayAgain:
+def decline(user: User, public_id: str) -> PlayAgain:
     """Say no (or go back to the rooms): the offer ends for everyone, nobody is charged."""
     with transaction.atomic():
         room, offer, _people = _locked_offer(user, public_id)
@@ -62,7 +69,7 @@ def decline(user, public_id: str) -> PlayAgain:
 # --- inside the locked transaction -----------------------------------------------------------
 
 
-def _locked_offer(user, public_id: str) -> tuple[Room, PlayAgain, list[RoomSeat]]:
+def _locked_offer(user: User, public_id: str) -> tuple[Room, PlayAgain, list[RoomSeat]]:
     # Only the room row is locked (`of`): the match row belongs to the move service and the sweeper,
     # and answering "play again" must not wait on them.
     room = (
@@ -76,12 +83,13 @@ def _locked_offer(user, public_id: str) -> tuple[Room, PlayAgain, list[RoomSeat]
     people = list(room.room_seats.filter(left_at__isnull=True).select_related("user").order_by("number"))
     if user.pk not in {seat.user_id for seat in people}:
         raise RoomRefused("not_in_room", _("You are not in this room."))
-    if room.match.status not in (Match.Status.FINISHED, Match.Status.ANNULLED):
+    match = cast(Match, room.match)  # found by its match: the room has one
+    if match.status not in (Match.Status.FINISHED, Match.Status.ANNULLED):
         raise RoomRefused("match_not_over", _("Play again is offered when the match has ended."))
-    if room.match.seats.filter(left_at__isnull=False).exists():
+    if match.seats.filter(left_at__isnull=False).exists():
         raise RoomRefused("a_player_left", _("A player left this match, so it cannot be played again."))
     offer, _created = PlayAgain.objects.select_for_update().get_or_create(
-        room=room, defaults={"expires_at": selectors.again_expiry(room.match)}
+        room=room, defaults={"expires_at": selectors.again_expiry(match)}
     )
     # Expiry is read off the clock, never stored by a refusal (which rolls back anyway).
     status = selectors.again_status(offer.status, offer.expires_at)
@@ -90,7 +98,7 @@ def _locked_offer(user, public_id: str) -> tuple[Room, PlayAgain, list[RoomSeat]
     return room, offer, people
 
 
-def _refusal_for(offer: PlayAgain, status: str):
+def _refusal_for(offer: PlayAgain, status: str) -> _StrPromise | str:
     name = offer.ended_by.username if offer.ended_by else _("a player")
     if status == PlayAgain.Status.STARTED:
         return _("The new match has already started.")
@@ -130,7 +138,7 @@ def _start_again(room: Room, offer: PlayAgain, people: list[RoomSeat], price: in
                 short = seat.user
                 _take_seat(new_room, seat.user, seat.number, ips.get(seat.user_id), price)
             short = None
-            _start(new_room, bot_level=room.match.bot_level)
+            _start(new_room, bot_level=cast(Match, room.match).bot_level)  # the old room played a match
     except RoomRefused as refusal:
         if refusal.code == "no_blue_coins" and short is not None:
             offer.status, offer.ended_by = PlayAgain.Status.NO_BLUE_COINS, short

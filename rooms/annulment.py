@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, cast
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
@@ -31,6 +32,9 @@ from shop import wallet
 from . import publishing
 from .models import AnnulmentVote, Room
 from .services import RoomRefused
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +62,7 @@ def voters(match: Match) -> list[Seat]:
     ]
 
 
-def status_of(vote: AnnulmentVote, now=None) -> str:
+def status_of(vote: AnnulmentVote, now: datetime | None = None) -> str:
     """An open vote past its time has expired: read off the clock, never stored by a read."""
     if vote.status == AnnulmentVote.Status.OPEN and (now or timezone.now()) >= vote.expires_at:
         return AnnulmentVote.Status.EXPIRED
@@ -73,7 +77,7 @@ def vote_facts(match: Match) -> VoteFacts | None:
     vote = latest_vote(match)
     if vote is None:
         return None
-    names = {seat.user_id: seat.user.username for seat in voters(match)}
+    names = {seat.user_id: cast("User", seat.user).username for seat in voters(match)}  # voters have accounts
     return VoteFacts(
         status=status_of(vote),
         proposer=vote.proposer.username,
@@ -84,21 +88,25 @@ def vote_facts(match: Match) -> VoteFacts | None:
     )
 
 
-def may_propose_at(user, match: Match, now=None) -> datetime | None:
+def may_propose_at(user: User, match: Match, now: datetime | None = None) -> datetime | None:
     """When this person may propose again after their refused or timed-out proposal (None: now)."""
     now = now or timezone.now()
     last = AnnulmentVote.objects.filter(match=match, proposer=user).first()
     if last is None:
         return None
     status = status_of(last, now)
-    ended = {AnnulmentVote.Status.REFUSED: last.ended_at, AnnulmentVote.Status.EXPIRED: last.expires_at}.get(status)
+    ends: dict[str, datetime | None] = {
+        AnnulmentVote.Status.REFUSED: last.ended_at,
+        AnnulmentVote.Status.EXPIRED: last.expires_at,
+    }
+    ended = ends.get(status)
     if ended is None:
         return None
     until = ended + timedelta(seconds=settings.ROOMS_ANNUL_COOLDOWN_S)
     return until if until > now else None
 
 
-def propose(user, public_id: str) -> AnnulmentVote:
+def propose(user: User, public_id: str) -> AnnulmentVote:
     """Open a vote to annul the match; the proposer agrees by proposing."""
     with transaction.atomic():
         room, match, people = _locked(user, public_id)
@@ -128,7 +136,7 @@ def propose(user, public_id: str) -> AnnulmentVote:
 
 
 @wallet.retry_once_on_deadlock
-def answer(user, public_id: str, *, agree: bool) -> AnnulmentVote:
+def answer(user: User, public_id: str, *, agree: bool) -> AnnulmentVote:
     """Agree or refuse. The last "yes" annuls the match; a "no" ends the vote and the match goes on."""
     with transaction.atomic():
         room, match, people = _locked(user, public_id)
@@ -152,14 +160,15 @@ def answer(user, public_id: str, *, agree: bool) -> AnnulmentVote:
     return vote
 
 
-def _locked(user, public_id: str) -> tuple[Room, Match, list[Seat]]:
+def _locked(user: User | None, public_id: str) -> tuple[Room, Match, list[Seat]]:
     room = Room.objects.select_for_update(of=("self",)).filter(match__public_id=str(public_id)[:16]).first()
     if room is None:
         raise RoomRefused("no_such_match", _("There is no room match at this link."))
-    match = Match.objects.select_for_update().get(pk=room.match_id)
+    match = Match.objects.select_for_update().get(pk=cast(int, room.match_id))  # found by its match: it has one
     people = voters(match)
     if user is None or user.pk not in {seat.user_id for seat in people}:
-        seat = Seat.objects.filter(match=match, user_id=getattr(user, "pk", None)).first()
+        # No user: `user_id=None` reads as IS NULL (a bot's seat, never left nor a robot's): "not a player".
+        seat = Seat.objects.filter(match=match, user_id=getattr(user, "pk", None)).first()  # type: ignore[misc]
         if seat is not None and (seat.left_at is not None or seat.number in (match.robot_seats or [])):
             raise RoomRefused("robot_seat", _("A robot plays your seat now, and robots do not vote."))
         raise RoomRefused("not_a_player", _("Only the people playing at this table vote."))
@@ -171,7 +180,7 @@ def _locked(user, public_id: str) -> tuple[Room, Match, list[Seat]]:
 def _tell_the_table(match_pk: int, version: int) -> None:
     """After the commit, every socket at the table reads the annulled match."""
 
-    def send():
+    def send() -> None:
         try:
             async_to_sync(table_publishing.publish)(match_pk, version)
         except Exception:  # stored: the table's sockets re-read an idle table within seconds

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -24,13 +25,19 @@ from accounts.models import Profile
 from . import publishing, selectors
 from .models import ChatLine, ChatMute, ChatReport, Room
 
+if TYPE_CHECKING:
+    from django.db.models import QuerySet
+    from django.utils.functional import _StrPromise
+
+    from accounts.models import User
+
 RATE_LINES = 5
 RATE_WINDOW = timedelta(seconds=10)
 _SPACES = re.compile(r"\s+")
 
 
 class ChatRefused(Exception):
-    def __init__(self, code: str, message):
+    def __init__(self, code: str, message: str | _StrPromise):
         self.code, self.message = code, message
         super().__init__(f"{code}: {message}")
 
@@ -41,7 +48,7 @@ def clean_text(text: str) -> str:
     return _SPACES.sub(" ", kept).strip()
 
 
-def say(user, room: Room, *, text: str = "", phrase: str = "") -> ChatLine:
+def say(user: User, room: Room, *, text: str = "", phrase: str = "") -> ChatLine:
     """Store a line (free text or a quick phrase) and push it to the room's chat sockets after the commit."""
     text = clean_text(text)
     if phrase and phrase not in ChatLine.Phrase.values:
@@ -76,7 +83,7 @@ def say(user, room: Room, *, text: str = "", phrase: str = "") -> ChatLine:
     return line
 
 
-def report_line(user, room: Room, line_id) -> ChatReport:
+def report_line(user: User, room: Room, line_id: object) -> ChatReport:
     """Report a line of this room to staff; once per person and line, never one's own."""
     with transaction.atomic():
         _require_at_the_table(room, user)
@@ -92,7 +99,7 @@ def report_line(user, room: Room, line_id) -> ChatReport:
             raise ChatRefused("already_reported", _("You already reported this line.")) from exc
 
 
-def hide_lines(lines) -> int:
+def hide_lines(lines: QuerySet[ChatLine]) -> int:
     """Staff hide lines (the admin's action): off every open chat now, and out of every later history."""
     with transaction.atomic():
         chosen = list(lines.filter(hidden=False).values_list("pk", "room_id"))
@@ -105,16 +112,16 @@ def hide_lines(lines) -> int:
     return len(chosen)
 
 
-def show_lines(lines) -> int:
+def show_lines(lines: QuerySet[ChatLine]) -> int:
     """Undo a hide (they come back on the next (re)connect; open chats are not rewritten)."""
     return lines.filter(hidden=True).update(hidden=False)
 
 
-def set_table_chat(user, on: bool) -> None:
+def set_table_chat(user: User, on: bool) -> None:
     Profile.objects.update_or_create(user=user, defaults={"table_chat": on})
 
 
-def mute(chief, room: Room, user_id, *, on: bool = True) -> None:
+def mute(chief: User, room: Room, user_id: object, *, on: bool = True) -> None:
     """The chief mutes (or lets speak again) a spectator of this room's table; players cannot be muted."""
     with transaction.atomic():
         room = Room.objects.select_for_update().get(pk=room.pk)
@@ -131,12 +138,12 @@ def mute(chief, room: Room, user_id, *, on: bool = True) -> None:
             ChatMute.objects.filter(room=room, user=target).delete()
 
 
-def _require_at_the_table(room: Room, user) -> None:
+def _require_at_the_table(room: Room, user: User) -> None:
     if not selectors.at_the_table(room, user):
         raise ChatRefused("not_at_the_table", _("Only the people at this table can use its chat."))
 
 
-def _as_id(value) -> int:
+def _as_id(value: object) -> int:
     try:
         return int(str(value)[:12])
     except ValueError:

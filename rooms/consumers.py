@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import cast
 from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -162,7 +163,7 @@ class RoomConsumer(SeatedRoomConsumer):
 
     def _render(self) -> str:
         user = self.scope.get("user")
-        room = Room.objects.select_related("match").get(pk=self.room_pk)
+        room = Room.objects.select_related("match").get(pk=cast(int, self.room_pk))  # set on connect
         self.seated = selectors.seat_of(room, user) is not None
         over = (Match.Status.FINISHED, Match.Status.ANNULLED)
         if self.seated and room.match is not None and room.match.status in over:
@@ -183,7 +184,7 @@ class RoomConsumer(SeatedRoomConsumer):
         """After the match, the same socket carries "Play again": who said yes, and where to go."""
         facts = selectors.play_again_facts(room)
         with translation.override(self.language):
-            go = rendering.again_go_context(facts, room.match.public_id)
+            go = rendering.again_go_context(facts, cast(Match, room.match).public_id)  # facts: a match was played
             if facts is None:
                 return ""  # no play again (a player left): the page says so; nothing to push
             again = rendering.again_context(
@@ -201,7 +202,7 @@ class AnnulConsumer(SeatedRoomConsumer):
 
     def _render(self) -> str:
         user = self.scope.get("user")
-        room = Room.objects.select_related("match").get(pk=self.room_pk)
+        room = Room.objects.select_related("match").get(pk=cast(int, self.room_pk))  # set on connect
         with translation.override(self.language):
             return rendering.render_annul_vote(rendering.annul_vote_context(room, user), oob=True)
 
@@ -263,7 +264,7 @@ class ChatConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     def _still_seated(self) -> bool:
         """Still at the table: seated, or watching a match that allows it."""
-        room = Room.objects.select_related("match").filter(pk=self.room_pk).first()
+        room = Room.objects.select_related("match").filter(pk=cast(int, self.room_pk)).first()  # set on connect
         return room is not None and selectors.at_the_table(room, self.scope.get("user"))
 
     def _lines(self, lines: list[dict], *, append: bool) -> str:

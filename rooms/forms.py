@@ -98,7 +98,7 @@ class QuickJoinForm(forms.Form):
 
 
 class LobbyFilterForm(forms.Form):
-    variant = forms.ChoiceField(label=_("Variant"), choices=[("", _("Any"))] + VARIANT_CHOICES, required=False)
+    variant = forms.ChoiceField(label=_("Variant"), choices=[("", _("Any"))] + VARIANT_CHOICES, required=False)  # type: ignore[operator]
     table = forms.ChoiceField(label=_("Players"), choices=[("", _("Any"))] + TABLES, required=False)
 
     def filters(self) -> dict:

@@ -12,6 +12,7 @@ Each function is one transaction on the locked room row; a refusal is a `RoomRef
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
@@ -24,6 +25,9 @@ from shop import money
 from . import publishing
 from .models import MOVE_SECONDS, PlayAgain, Room
 from .services import RoomRefused, _require_chief
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 # A stake no table needs more than; a typo of extra zeros is refused rather than locking a fortune.
 MAX_STAKE = 100_000
@@ -40,7 +44,7 @@ class TableOptions:
     password: str = ""
 
 
-def open_panel(chief, code: str) -> Room:
+def open_panel(chief: User, code: str) -> Room:
     """The chief opened the options panel: the others see the icon "being changed"."""
     with transaction.atomic():
         room = _changeable_room(chief, code)
@@ -50,7 +54,7 @@ def open_panel(chief, code: str) -> Room:
     return room
 
 
-def close_panel(chief, code: str) -> Room:
+def close_panel(chief: User, code: str) -> Room:
     """The chief closed the panel without saving."""
     with transaction.atomic():
         room = _locked(code)
@@ -62,7 +66,7 @@ def close_panel(chief, code: str) -> Room:
     return room
 
 
-def change_options(chief, code: str, options: TableOptions) -> Room:
+def change_options(chief: User, code: str, options: TableOptions) -> Room:
     """Apply the chief's options (all of them, as the panel posts them) and close the panel."""
     with transaction.atomic():
         room = _changeable_room(chief, code)
@@ -94,7 +98,7 @@ def _locked(code: str) -> Room:
     return room
 
 
-def _changeable_room(chief, code: str) -> Room:
+def _changeable_room(chief: User, code: str) -> Room:
     room = _locked(code)
     _require_chief(room, chief)
     if room.status == Room.Status.CLOSED:

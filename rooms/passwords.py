@@ -34,6 +34,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from allauth.core.internal.ratelimit import cache_lock, truncate_ip
 from django.core.cache import cache
@@ -43,6 +44,9 @@ from django.utils.translation import ngettext
 from . import services
 from .models import Room
 from .services import RoomRefused
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 # The clock the windows are read on (a test moves it).
 clock = time.time
@@ -70,7 +74,7 @@ def invite_key(room: Room) -> str:
     return salted_hmac("rooms.passwords.invite_key", value, algorithm="sha256").hexdigest()[:INVITE_KEY_LENGTH]
 
 
-def well_formed_invite(value) -> str:
+def well_formed_invite(value: object) -> str:
     """An invite key as a request carries it, or "" for anything that cannot be one (junk, NUL, megabytes)."""
     value = str(value or "")
     return value if _INVITE_KEY.fullmatch(value) else ""
@@ -80,7 +84,7 @@ def is_invite_key(room: Room, key: str) -> bool:
     return bool(room.is_private and well_formed_invite(key)) and constant_time_compare(key, invite_key(room))
 
 
-def join(user, code: str, *, password: str = "", invite: str = "", ip: str | None = None) -> Room:
+def join(user: User, code: str, *, password: str = "", invite: str = "", ip: str | None = None) -> Room:
     """Join a room from its page: a private room's password is checked only once it has a place under
     every cap (the room's own cap is skipped with the room's invite key). Raises RoomRefused."""
     room = Room.objects.filter(code=str(code)[:32]).only("pk", "code", "is_private", "password_hash").first()
@@ -157,7 +161,7 @@ def _count(cap: Cap, key: str) -> None:
             cache.set(key, [*_fresh(cache.get(key, []), cap, now), now][-cap.most :], cap.window_s)
 
 
-def _fresh(history, cap: Cap, now: float) -> list[float]:
+def _fresh(history: list[float], cap: Cap, now: float) -> list[float]:
     """The wrong passwords still in the window, oldest first."""
     return sorted(stamp for stamp in history if stamp > now - cap.window_s)
 

@@ -7,6 +7,7 @@ The page places the same fragments the sockets push, so a page plus its pushes e
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import cast
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -16,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.models import BotLevel
+from games.models import BotLevel, Match
 
 from . import annulment
 from .models import MOVE_SECONDS, ChatLine, PlayAgain, Room, RoomSeat
@@ -99,8 +100,8 @@ def lobby_rooms_context(
                 "code": room.code,
                 "summary": options_summary(room),
                 "chief_name": room.chief.username if room.chief else _("deleted player"),
-                "watching": room.watching,
-                "url": reverse("games:table", kwargs={"public_id": room.match.public_id}),
+                "watching": room.watching,  # type: ignore[attr-defined]  # annotated by selectors.watchable_rooms
+                "url": reverse("games:table", kwargs={"public_id": cast(Match, room.match).public_id}),
             }
             for room in watchable or []
         ],
@@ -111,7 +112,7 @@ def lobby_rooms_context(
                 "summary": options_summary(room),
                 "chief_name": room.chief.username if room.chief else _("deleted player"),
                 "chief_avatar": room.chief.profile.avatar_url if room.chief else "",
-                "taken": room.taken,
+                "taken": room.taken,  # type: ignore[attr-defined]  # annotated by the lobby's query
                 "seats": room.seats,
                 "mine": my_room is not None and my_room.pk == room.pk,
             }
@@ -130,7 +131,7 @@ def home_rooms_waiting(rooms: list[Room]) -> list[dict]:
             "name": _("%(chief)s's room") % {"chief": room.chief.username if room.chief else _("deleted player")},
             "url": reverse("rooms:room", kwargs={"code": room.code}),
             "detail": " · ".join(
-                options_summary(room) + [_("%(taken)s/%(seats)s seated") % {"taken": room.taken, "seats": room.seats}]
+                options_summary(room) + [_("%(taken)s/%(seats)s seated") % {"taken": room.taken, "seats": room.seats}]  # type: ignore[attr-defined]
             ),
         }
         for room in rooms
@@ -152,10 +153,10 @@ def room_seats_context(room: Room, people: list[RoomSeat], viewer) -> dict:
                 "name": seat.user.username if seat else "",
                 "avatar": seat.user.profile.avatar_url if seat else "",
                 "user_id": seat.user_id if seat else None,
-                "is_chief": bool(seat) and seat.user_id == room.chief_id,
-                "is_me": bool(seat) and seat.user_id == viewer.pk,
+                "is_chief": bool(seat) and seat.user_id == room.chief_id,  # type: ignore[union-attr]
+                "is_me": bool(seat) and seat.user_id == viewer.pk,  # type: ignore[union-attr]
                 "can_take": waiting and me is not None and seat is None and room.partnership,
-                "can_remove": waiting and bool(seat) and room.chief_id == viewer.pk and seat.user_id != viewer.pk,
+                "can_remove": waiting and bool(seat) and room.chief_id == viewer.pk and seat.user_id != viewer.pk,  # type: ignore[union-attr]
             }
         )
     return {
@@ -180,7 +181,7 @@ def room_go_context(room: Room, *, seated: bool) -> dict:
     nowhere while they wait."""
     href, text = "", ""
     if room.status == Room.Status.STARTED and room.match_id and seated:
-        href = reverse("games:table", kwargs={"public_id": room.match.public_id})
+        href = reverse("games:table", kwargs={"public_id": cast(Match, room.match).public_id})
         text = _("The match has started: to the table")
     elif not seated:
         href, text = lobby_after(room.code), _("You are no longer in this room: back to the rooms")
@@ -304,7 +305,7 @@ def again_context(room: Room, facts: AgainFacts, people: list[RoomSeat], viewer,
     """`_room_again.html`: who said yes to playing again, the countdown, the viewer's buttons."""
     open_ = facts.status == PlayAgain.Status.OPEN
     return {
-        "public_id": room.match.public_id,
+        "public_id": cast(Match, room.match).public_id,
         "status": facts.status,
         "open": open_,
         "expires_ms": int(facts.expires_at.timestamp() * 1000),
@@ -360,7 +361,7 @@ def render_again_regions(again: dict, go_context: dict, *, oob: bool = False) ->
     )
 
 
-def annul_context(match, facts, viewer, *, voter_ids: set[int], propose_at, now=None) -> dict:
+def annul_context(match, facts, viewer, *, voter_ids: set[int | None], propose_at, now=None) -> dict:
     """`_annul_vote.html`: the friendly-annulment vote at a room's table, as this viewer sees it.
 
     `facts` is the latest vote (rooms.annulment.VoteFacts) or None; `propose_at` when the viewer
@@ -389,7 +390,7 @@ def annul_context(match, facts, viewer, *, voter_ids: set[int], propose_at, now=
 
 def annul_vote_context(room: Room, viewer) -> dict:
     """`annul_context` read off the database for a room match's table (the page and its socket)."""
-    match = room.match
+    match = cast(Match, room.match)  # a room match's table
     return annul_context(
         match,
         annulment.vote_facts(match),

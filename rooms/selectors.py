@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.conf import settings
 from django.db.models import Count, Q
@@ -118,7 +119,8 @@ def watching(room: Room, user) -> bool:
     """Whether this signed-in person, not seated, may watch the room's match (and so read and write its chat)."""
     if user is None or not getattr(user, "is_authenticated", False) or room.match_id is None:
         return False
-    return room.status == Room.Status.STARTED and room.match.allow_spectators and seat_of(room, user) is None
+    match = cast(Match, room.match)  # match_id is set
+    return room.status == Room.Status.STARTED and match.allow_spectators and seat_of(room, user) is None
 
 
 def at_the_table(room: Room, user) -> bool:
@@ -191,7 +193,8 @@ class AgainFacts:
 
 
 def again_expiry(match: Match) -> datetime:
-    return match.finished_at + timedelta(seconds=settings.ROOMS_PLAY_AGAIN_S)
+    # Called for a finished or annulled match: both set finished_at.
+    return cast(datetime, match.finished_at) + timedelta(seconds=settings.ROOMS_PLAY_AGAIN_S)
 
 
 def again_status(status: str, expires_at: datetime, now=None) -> str:

@@ -25,6 +25,8 @@ PostgreSQL picks it as a deadlock victim anyway (`shop.wallet.retry_once_on_dead
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
@@ -41,9 +43,14 @@ from shop import money, wallet
 from . import publishing
 from .models import Room, RoomSeat, RoomSettings
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
+
+    from accounts.models import User
+
 
 class RoomRefused(Exception):
-    def __init__(self, code: str, message, *, user=None):
+    def __init__(self, code: str, message: str | _StrPromise, *, user: User | None = None):
         # `user`: the person the refusal is about, when it is not the one asking (a stake someone
         # else at the table can no longer cover).
         self.code, self.message, self.user = code, message, user
@@ -59,7 +66,13 @@ class RoomOptions:
 
 @wallet.retry_once_on_deadlock
 def create_room(
-    user, options: RoomOptions, *, is_private: bool = False, name: str = "", password: str = "", ip: str | None = None
+    user: User,
+    options: RoomOptions,
+    *,
+    is_private: bool = False,
+    name: str = "",
+    password: str = "",
+    ip: str | None = None,
 ) -> Room:
     """Open a room with its creator as chief in the first seat, charged the entry price."""
     if is_private and not (name and password):
@@ -73,7 +86,7 @@ def create_room(
 
 
 @wallet.retry_once_on_deadlock
-def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
+def quick_join(user: User, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
     """Seat the person in the oldest waiting public room with these variant and seats, else in a new one."""
     with transaction.atomic():
         _lock_person(user)
@@ -85,7 +98,7 @@ def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
                 is_private=False,
                 variant=rules.variant,
                 seats=rules.seats,
-                partnership=rules.partnership,
+                partnership=bool(rules.partnership),  # a bool once the RuleSet is built, as in _open_room
             )
             # Quick join plays the rule book's game: a room of online Mineiro (a house rule) is
             # joined on purpose, from the lobby.
@@ -104,7 +117,7 @@ def quick_join(user, rules: engine.RuleSet, *, ip: str | None = None) -> Room:
 
 
 @wallet.retry_once_on_deadlock
-def join_room(user, code: str, *, password: str = "", ip: str | None = None, number: int | None = None) -> Room:
+def join_room(user: User, code: str, *, password: str = "", ip: str | None = None, number: int | None = None) -> Room:
     """Take a seat in this room (the first free one, or `number` if free). A private room needs its password."""
     with transaction.atomic():
         _lock_person(user)
@@ -122,7 +135,7 @@ def join_room(user, code: str, *, password: str = "", ip: str | None = None, num
     return room
 
 
-def choose_seat(user, code: str, number: int) -> Room:
+def choose_seat(user: User, code: str, number: int) -> Room:
     """Move to a free seat (rooms with teams: friends sit together) before the start."""
     with transaction.atomic():
         room = _locked_room(code, require_free_seat=False)
@@ -138,7 +151,7 @@ def choose_seat(user, code: str, number: int) -> Room:
 
 
 @wallet.retry_once_on_deadlock
-def leave_room(user, code: str) -> Room:
+def leave_room(user: User, code: str) -> Room:
     """Leave before the start, refunded. A chief who leaves hands the room to the longest-seated player;
     the last person out closes it."""
     with transaction.atomic():
@@ -157,7 +170,7 @@ def leave_room(user, code: str) -> Room:
 
 
 @wallet.retry_once_on_deadlock
-def remove_player(chief, code: str, user_id: int) -> Room:
+def remove_player(chief: User, code: str, user_id: int) -> Room:
     """The chief takes a player out of the room before the start; the player is refunded."""
     with transaction.atomic():
         room = _locked_room(code, require_free_seat=False)
@@ -173,7 +186,7 @@ def remove_player(chief, code: str, user_id: int) -> Room:
 
 
 @wallet.retry_once_on_deadlock
-def fill_with_bots_and_start(chief, code: str, level: str) -> Room:
+def fill_with_bots_and_start(chief: User, code: str, level: str) -> Room:
     """A private room's chief fills the empty seats with bots of one level and starts the match."""
     if level not in (BotLevel.EASY, BotLevel.MEDIUM, BotLevel.HARD):
         raise RoomRefused("bad_bot_level", _("Pick a bot level: easy, medium or hard."))
@@ -187,7 +200,7 @@ def fill_with_bots_and_start(chief, code: str, level: str) -> Room:
 
 
 @wallet.retry_once_on_deadlock
-def close_room(chief, code: str) -> Room:
+def close_room(chief: User, code: str) -> Room:
     """The chief closes a room that has not started; everyone in it is refunded."""
     with transaction.atomic():
         room = _locked_room(code, require_free_seat=False)
@@ -212,7 +225,7 @@ def password_matches(room: Room, password: str) -> bool:
 # --- inside the locked transaction -----------------------------------------------------------
 
 
-def _lock_person(user) -> None:
+def _lock_person(user: User) -> None:
     # NO KEY UPDATE: serialises this person's joins without blocking inserts that reference the user
     # (the settlement of their last match writes rank points and statistics for them).
     get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).first()
@@ -238,7 +251,7 @@ def _locked_room(code: str, *, require_free_seat: bool = True) -> Room:
     return room
 
 
-def _open_room(user, options: RoomOptions, *, is_private: bool, name: str = "", password: str = "") -> Room:
+def _open_room(user: User, options: RoomOptions, *, is_private: bool, name: str = "", password: str = "") -> Room:
     rules = options.rules
     return Room.objects.create(
         is_private=is_private,
@@ -259,19 +272,19 @@ def _free_seats(room: Room) -> list[int]:
     return [n for n in range(room.seats) if n not in taken]
 
 
-def _seat_of(room: Room, user) -> RoomSeat:
+def _seat_of(room: Room, user: User) -> RoomSeat:
     seat = room.room_seats.filter(left_at__isnull=True, user=user).first()
     if seat is None:
         raise RoomRefused("not_in_room", _("You are not in this room."))
     return seat
 
 
-def _require_chief(room: Room, user) -> None:
+def _require_chief(room: Room, user: User) -> None:
     if room.chief_id != user.pk:
         raise RoomRefused("not_chief", _("Only the room's chief may do that."))
 
 
-def require_stake_covered(room: Room, user) -> None:
+def require_stake_covered(room: Room, user: User) -> None:
     """A person who cannot cover the room's stake cannot sit (issue 12)."""
     coins = money.coverage(user, currency=money.COINS)
     if not coins.covers(room.stake_coins):
@@ -282,7 +295,7 @@ def require_stake_covered(room: Room, user) -> None:
         )
 
 
-def _take_seat(room: Room, user, number: int, ip: str | None, price: int) -> RoomSeat:
+def _take_seat(room: Room, user: User, number: int, ip: str | None, price: int) -> RoomSeat:
     require_stake_covered(room, user)
     wallet.lock_wallets(_wallets_to_lock(room, user, number))
     seat = RoomSeat.objects.create(room=room, user=user, number=number, ip_address=ip or None, blue_coins_paid=price)
@@ -302,7 +315,7 @@ def _take_seat(room: Room, user, number: int, ip: str | None, price: int) -> Roo
     return seat
 
 
-def _wallets_to_lock(room: Room, user, number: int) -> list[int]:
+def _wallets_to_lock(room: Room, user: User, number: int) -> list[int]:
     """The newcomer's wallet, and when this seat fills a staked room, everyone's: the start that follows
     holds each person's stake, and the entry price and the stakes are locked in one ordered step."""
     if not room.stake_coins or _free_seats(room) != [number]:
@@ -311,7 +324,7 @@ def _wallets_to_lock(room: Room, user, number: int) -> list[int]:
     return [user.pk, *seated]
 
 
-def _vacate(room: Room, seat: RoomSeat, *, removed: bool, at=None) -> None:
+def _vacate(room: Room, seat: RoomSeat, *, removed: bool, at: datetime | None = None) -> None:
     seat.left_at, seat.removed = at or timezone.now(), removed
     seat.save(update_fields=["left_at", "removed"])
     if seat.blue_coins_paid:

@@ -7,6 +7,7 @@ shows the result, with the refusal as a message.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
 from urllib.parse import quote, urlencode
 
 from django.conf import settings
@@ -30,6 +31,9 @@ from .chat import ChatRefused
 from .forms import CreateRoomForm, LobbyFilterForm, QuickJoinForm, RoomPasswordForm, TableOptionsForm
 from .models import Room, RoomSettings
 from .services import RoomOptions, RoomRefused
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 def lobby(request):
@@ -110,9 +114,10 @@ def room(request, code: str):
         return render(request, "rooms/no_room.html", status=404)
     seat = selectors.seat_of(found, request.user)
     if found.status == Room.Status.STARTED and seat is not None and found.match_id:
-        if found.match.status in (Match.Status.FINISHED, Match.Status.ANNULLED):
-            return redirect("rooms:again", public_id=found.match.public_id)
-        return redirect("games:table", public_id=found.match.public_id)
+        match = cast(Match, found.match)  # match_id is set
+        if match.status in (Match.Status.FINISHED, Match.Status.ANNULLED):
+            return redirect("rooms:again", public_id=match.public_id)
+        return redirect("games:table", public_id=match.public_id)
     people = selectors.people_in(found)
     here = reverse("rooms:room", kwargs={"code": found.code})
     invite = passwords.well_formed_invite(request.GET.get("invite"))
@@ -152,7 +157,7 @@ def again(request, public_id: str):
     found = Room.objects.select_related("match").filter(match__public_id=public_id).first()
     if found is None or selectors.seat_of(found, request.user) is None:
         return render(request, "rooms/no_room.html", status=404)
-    if found.match.status == Match.Status.ACTIVE:
+    if cast(Match, found.match).status == Match.Status.ACTIVE:  # found by its match
         return redirect("games:table", public_id=public_id)
     facts = selectors.play_again_facts(found)
     context = {
@@ -193,7 +198,7 @@ def options_save(request, code: str):
     form = TableOptionsForm(request.POST)
     if not form.is_valid():
         first = next(iter(form.errors.values()))[0]
-        messages.error(request, first)
+        messages.error(request, first)  # type: ignore[arg-type]  # a form error's message
         return go(request, reverse("rooms:room", kwargs={"code": code}))
     chosen = options_service.TableOptions(**form.cleaned_data)
     return _options_call(request, code, lambda user, room_code: options_service.change_options(user, room_code, chosen))
@@ -483,7 +488,7 @@ def annul_no(request, public_id: str):
 def _annul_call(request, call) -> HttpResponse:
     """htmx: the refusal's message for `#annul-message` (empty when done: the socket shows the vote);
     a plain post: back to the table with the message."""
-    message = ""
+    message: StrOrPromise = ""
     try:
         call()
     except RoomRefused as refusal:

@@ -7,6 +7,11 @@ catalogue is small, edited in the admin side by side, and needs no extra depende
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 from decimal import Decimal
 
 from django.conf import settings
@@ -121,7 +126,7 @@ class ItemKind(models.TextChoices):
 
 
 OWNABLE_KINDS = (ItemKind.AVATAR, ItemKind.DECK)
-PACK_GRANTS = {ItemKind.COIN_PACK: COINS, ItemKind.BLUE_COIN_PACK: BLUE_COINS, ItemKind.GEM_PACK: GEMS}
+PACK_GRANTS: dict[str, str] = {ItemKind.COIN_PACK: COINS, ItemKind.BLUE_COIN_PACK: BLUE_COINS, ItemKind.GEM_PACK: GEMS}
 
 
 class ItemQuerySet(models.QuerySet):
@@ -222,7 +227,7 @@ class Item(models.Model):
         return PACK_GRANTS.get(self.kind)
 
     @property
-    def grant_currency_label(self) -> str:
+    def grant_currency_label(self) -> StrOrPromise:
         return Currency(self.grant_currency).label if self.grant_currency else ""
 
     @property

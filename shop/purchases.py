@@ -4,6 +4,11 @@ when the payment provider confirms. Every path is idempotent and never overspend
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -151,7 +156,7 @@ def _deliver(purchase: Purchase) -> None:
         inventory.grant_item(purchase.user, item, how="purchase")
     elif item.grant_currency:
         wallet.change_balance(
-            purchase.user,
+            cast("User", purchase.user),  # a paid purchase has its buyer
             currency=item.grant_currency,
             amount=item.grant_amount,
             reason=money.Reason.PACK,

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.core.paginator import Page, Paginator
 from django.db.models import Sum
 from django.templatetags.static import static
 
 from . import money
 from .models import COINS, Item, ItemKind, LedgerEntry, Loadout, Ownership, Purchase, Wallet
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # What a guest (or a player without a deck) sees: the classic deck. The table puts
 # `face_style` in a CSS class, `card-face--<face_style>` (shop/static/shop/decks.css).
@@ -25,10 +30,10 @@ def equipped_deck(user) -> dict:
     return {"slug": deck.slug, "back_url": deck.image_url, "face_style": deck.face_style or "classic"}
 
 
-def shop_sections(kind: str | None = None) -> list[tuple[str, str, list[Item]]]:
+def shop_sections(kind: str | None = None) -> list[tuple[str, StrOrPromise, list[Item]]]:
     """Items on sale grouped by kind, in display order: [(kind, label, items)]."""
     items = list(Item.objects.on_sale().order_by("display_order", "id"))
-    sections = []
+    sections: list[tuple[str, StrOrPromise, list[Item]]] = []
     for value, label in ItemKind.choices:
         if kind and value != kind:
             continue
@@ -64,9 +69,9 @@ def coins_moved(user, reference: str) -> dict[str, int]:
     return {reason: total for reason, total in rows}
 
 
-def inventory_sections(user) -> list[tuple[str, str, list[Item]]]:
+def inventory_sections(user) -> list[tuple[str, StrOrPromise, list[Item]]]:
     owned = Ownership.objects.filter(user=user).select_related("item").order_by("item__display_order", "item__id")
-    sections = []
+    sections: list[tuple[str, StrOrPromise, list[Item]]] = []
     for value, label in ((ItemKind.AVATAR, ItemKind.AVATAR.label), (ItemKind.DECK, ItemKind.DECK.label)):
         sections.append((value, label, [o.item for o in owned if o.item.kind == value]))
     return sections
@@ -86,7 +91,7 @@ def ledger_page(user, page_number, per_page: int = 20) -> Page:
     page = Paginator(entries, per_page).get_page(page_number)
     page.object_list = list(page.object_list)
     for entry in page.object_list:
-        entry.reason_label = money.reason_label(entry.reason)
+        entry.reason_label = money.reason_label(entry.reason)  # type: ignore[attr-defined]  # shown, not stored
     return page
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, ParamSpec, TypeVar, cast
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -26,6 +27,9 @@ from django.utils.translation import gettext_lazy as _
 
 from .models import BLUE_COINS, COINS, GEMS, Currency, LedgerEntry, Wallet
 from .money import REASONS, Reason, balance
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 __all__ = [
     "COINS",
@@ -45,6 +49,9 @@ log = logging.getLogger(__name__)
 
 CURRENCIES = (COINS, BLUE_COINS, GEMS)
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 
 class InsufficientFunds(Exception):
     """The change would take a balance below zero; nothing was changed."""
@@ -59,12 +66,12 @@ class InsufficientFunds(Exception):
         super().__init__(str(self.message))
 
 
-def get_or_create_wallet(user) -> Wallet:
+def get_or_create_wallet(user: User) -> Wallet:
     wallet, _created = Wallet.objects.get_or_create(user=user)
     return wallet
 
 
-def house_account():
+def house_account() -> User:
     """The house's account: the user whose wallet receives the house's share of stake pots (games.match.stakes).
 
     Inactive, with no usable password and a name no person can sign up with (validators refuse "~"),
@@ -76,14 +83,15 @@ def house_account():
     return user
 
 
-def lock_wallets(users: Iterable) -> None:
+def lock_wallets(users: Iterable[User | int | None]) -> None:
     """Lock the wallets of these users (users or ids; None is skipped), in user-id order, in one query.
 
     Call inside the transaction, before its first balance change: `change_balance` then finds its
     row already locked. Wallets that do not exist yet are created first (a concurrent creation of
     the same one waits on the unique index, then is ignored).
     """
-    ids = sorted({getattr(user, "pk", user) for user in users if user is not None})
+    # Each a user's pk, or an id (types only: no check).
+    ids = sorted(cast(set[int], {getattr(user, "pk", user) for user in users if user is not None}))
     if not ids:
         return
     if not transaction.get_connection().in_atomic_block:
@@ -100,7 +108,7 @@ def is_deadlock(error: BaseException) -> bool:
     return isinstance(error, OperationalError) and getattr(error.__cause__, "sqlstate", None) == "40P01"
 
 
-def retry_once_on_deadlock(func: Callable) -> Callable:
+def retry_once_on_deadlock(func: Callable[P, R]) -> Callable[P, R]:
     """Run a function whose transaction PostgreSQL may abort as a deadlock victim, and retry it once.
 
     Only at the outermost transaction: inside a caller's, the whole transaction is aborted and only
@@ -110,7 +118,7 @@ def retry_once_on_deadlock(func: Callable) -> Callable:
     """
 
     @functools.wraps(func)
-    def run(*args, **kwargs):
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
         if transaction.get_connection().in_atomic_block:
             return func(*args, **kwargs)
         try:
@@ -125,7 +133,7 @@ def retry_once_on_deadlock(func: Callable) -> Callable:
 
 
 def change_balance(
-    user,
+    user: User,
     *,
     currency: str,
     amount: int,
@@ -133,7 +141,7 @@ def change_balance(
     reference: str = "",
     idempotency_key: str | None = None,
     note: str = "",
-    actor=None,
+    actor: User | None = None,
 ) -> LedgerEntry:
     """Credit (positive) or debit (negative) one currency and write the ledger line.
 

@@ -9,6 +9,7 @@ statement: its positions and its points always agree (issue 28 item 7).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, cast
 
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -250,7 +251,8 @@ class Start:
         player between it and the page's first value is on the page (`page_points`, most first)."""
         if points == self.points:
             return self.above + 1
-        return self.above + self.tied + 1 + sum(1 for p in page_points if points < p < self.points)
+        # A page with rows starts at a row: `points` is set.
+        return self.above + self.tied + 1 + sum(1 for p in page_points if points < p < cast(int, self.points))
 
 
 @dataclass
@@ -270,7 +272,7 @@ def _read(period: str, country: str, offset: int, limit: int, viewer_pk: int | N
         total=RankPointTotal._meta.db_table,
         in_country="AND country = %(country)s" if country else "",
     )
-    params = {
+    params: dict[str, Any] = {
         "period": period,
         "starts_on": period_starts(timezone.localdate())[period],
         "country": country,

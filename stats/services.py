@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 import logging
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Case, Count, F, Sum, When
@@ -168,7 +169,7 @@ def fold_tallies(period: str, starts_on: datetime.date, country: str) -> bool:
     counted once, before or after the fold, in any snapshot. Returns False if another fold of the board
     was under way (it does the work).
     """
-    board = {"period": period, "starts_on": starts_on, "country": country}
+    board: dict[str, Any] = {"period": period, "starts_on": starts_on, "country": country}
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:

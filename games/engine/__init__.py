@@ -6,13 +6,14 @@ The web layer and bots use only the names below; see docs/engine.md.
 from .match import apply, is_over, legal_actions, match_winner, new_match, seats_to_act, side_of
 from .rules import RuleSet
 from .state import Action, IllegalAction, MatchState, from_json, to_json
-from .view import seat_view, spectator_view
+from .view import SeatView, seat_view, spectator_view
 
 __all__ = [
     "Action",
     "IllegalAction",
     "MatchState",
     "RuleSet",
+    "SeatView",
     "apply",
     "from_json",
     "is_over",

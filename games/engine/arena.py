@@ -29,14 +29,29 @@ import multiprocessing
 import os
 import random
 import time
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
+from typing import IO, Any, TypedDict, cast
 
 from .bots import ALL_LEVELS, PANEL_LEVELS, choose_action
 from .match import apply, new_match, seats_to_act
 from .rules import RuleSet
 from .view import seat_view
+
+LineKey = str | tuple[str, str]  # "line", or (opponent, table) in a panel
+Line = tuple[LineKey, RuleSet, str, str, int]  # (key, rules, bot A, bot B, matches)
+Job = tuple[LineKey, RuleSet, str, str, int, int, int]  # (key, rules, A, B, seed, first, stop)
+Done = tuple[LineKey, int, int, list[int], list[int], float]  # (key, first, stop, wins, trucos, cpu s)
+Recorded = tuple[int, int, list[int], list[int], float]  # (first, stop, wins, trucos, cpu s)
+
+
+class LineResult(TypedDict):
+    wins: list[int]
+    trucos: list[int]
+    matches: int
+    cpu: float
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -64,7 +79,7 @@ def play_match(rules: RuleSet, levels: tuple[str, str], seed: int, a_at_even: bo
         if action.kind == "raise" and view["stake"] == state.facts.base:
             trucos[0 if a_here else 1] += 1
         state, _ = apply(state, seat, action)
-    winner_even = state.winner % 2 == 0
+    winner_even = cast(int, state.winner) % 2 == 0  # the match is over: it has a winner
     return (0 if winner_even == a_at_even else 1), trucos
 
 
@@ -85,7 +100,7 @@ def play_range(rules: RuleSet, a: str, b: str, seed: int, first: int, stop: int)
     return wins, trucos
 
 
-def _play_job(job):
+def _play_job(job: Job) -> Done:
     key, rules, a, b, seed, first, stop = job
     started = time.process_time()
     wins, trucos = play_range(rules, a, b, seed, first, stop)
@@ -131,10 +146,10 @@ def _missing(matches: int, done: list[tuple[int, int]]) -> list[tuple[int, int]]
     return [(first, stop) for first, stop in gaps if first < stop]
 
 
-def read_results(path) -> dict:
+def read_results(path: str | None) -> dict[str, list[Recorded]]:
     """The ranges a results file holds: {record key: [(first, stop, wins, trucos, cpu s)]}; a line
     that is not a whole record (a run killed while writing) is skipped."""
-    recorded: dict = {}
+    recorded: dict[str, list[Recorded]] = {}
     if not path or not os.path.exists(path):
         return recorded
     with open(path, encoding="utf-8") as file:
@@ -148,7 +163,7 @@ def read_results(path) -> dict:
     return recorded
 
 
-def run_lines(lines: list[tuple], seed: int, workers: int, results_path=None) -> dict:
+def run_lines(lines: Sequence[Line], seed: int, workers: int, results_path: str | None = None) -> dict[str, Any]:
     """Play every line ``(key, rules, a, b, matches)`` over ``workers`` processes.
 
     Returns ``{"lines": {key: {"wins", "trucos", "matches", "cpu"}}, "seconds", "total", "played",
@@ -158,14 +173,14 @@ def run_lines(lines: list[tuple], seed: int, workers: int, results_path=None) ->
     """
     workers = max(1, workers)
     recorded = read_results(results_path)
-    results = {
+    results: dict[LineKey, LineResult] = {
         key: {"wins": [0, 0], "trucos": [0, 0], "matches": matches, "cpu": 0.0} for key, _, _, _, matches in lines
     }
-    jobs = []
-    record_keys = {}
+    jobs: list[Job] = []
+    record_keys: dict[LineKey, str] = {}
     for key, rules, a, b, matches in lines:
         record_keys[key] = record_key = _record_key(rules, a, b, seed)
-        done = []
+        done: list[tuple[int, int]] = []
         for first, stop, wins, trucos, cpu in recorded.get(record_key, ()):
             # A range is taken whole or not at all, and only once (two runs may both have recorded it).
             if stop <= matches and not any(first < s and f < stop for f, s in done):
@@ -192,14 +207,19 @@ def run_lines(lines: list[tuple], seed: int, workers: int, results_path=None) ->
     }
 
 
-def _add(line, wins, trucos, cpu):
+def _add(line: LineResult, wins: Sequence[int], trucos: Sequence[int], cpu: float) -> None:
     for k in (0, 1):
         line["wins"][k] += wins[k]
         line["trucos"][k] += trucos[k]
     line["cpu"] += cpu
 
 
-def _add_up(results, done, out=None, record_keys=None):
+def _add_up(
+    results: dict[LineKey, LineResult],
+    done: Iterable[Done],
+    out: IO[str] | None,
+    record_keys: dict[LineKey, str],
+) -> None:
     for key, first, stop, wins, trucos, cpu in done:
         _add(results[key], wins, trucos, cpu)
         if out is not None:
@@ -208,7 +228,9 @@ def _add_up(results, done, out=None, record_keys=None):
             out.flush()
 
 
-def run_arena(rules: RuleSet, a: str, b: str, matches: int, seed: int, workers: int = 1, results_path=None) -> dict:
+def run_arena(
+    rules: RuleSet, a: str, b: str, matches: int, seed: int, workers: int = 1, results_path: str | None = None
+) -> dict[str, Any]:
     """One line, bot A against bot B: {"wins", "trucos", "matches", "cpu", "seconds", "played", "workers"}."""
     run = run_lines([("line", rules, a, b, matches)], seed, workers, results_path)
     return {**run["lines"]["line"], "seconds": run["seconds"], "played": run["played"], "workers": run["workers"]}
@@ -220,11 +242,18 @@ TABLE_NAMES = {"2p": "2 seats Paulista", "2m": "2 seats Mineiro", "4p": "4 seats
 
 
 def run_panel(
-    bot: str, opponents, matches: int, seed: int, workers: int, deck: str = "dirty", tables=None, results_path=None
-) -> dict:
+    bot: str,
+    opponents: Sequence[str],
+    matches: int,
+    seed: int,
+    workers: int,
+    deck: str = "dirty",
+    tables: Sequence[str] | None = None,
+    results_path: str | None = None,
+) -> dict[str, Any]:
     """``bot`` against each of ``opponents`` at each of the four tables (or those of ``tables``),
     ``matches`` a line."""
-    lines = [
+    lines: list[Line] = [
         ((opponent, table), RuleSet(variant=variant, seats=seats, deck=deck), bot, opponent, matches)
         for opponent in opponents
         for table, seats, variant in PANEL_TABLES
@@ -233,7 +262,7 @@ def run_panel(
     return run_lines(lines, seed, workers, results_path)
 
 
-def format_panel(bot: str, opponents, run: dict, deck: str = "dirty") -> list[str]:
+def format_panel(bot: str, opponents: Sequence[str], run: dict[str, Any], deck: str = "dirty") -> list[str]:
     n = next(iter(run["lines"].values()))["matches"]
     tables = [table for table, _, _ in PANEL_TABLES if any(key[1] == table for key in run["lines"])]
     header = [TABLE_NAMES[table] for table in tables]
@@ -254,7 +283,7 @@ def format_panel(bot: str, opponents, run: dict, deck: str = "dirty") -> list[st
     return lines
 
 
-def _speed(run: dict) -> str:
+def _speed(run: dict[str, Any]) -> str:
     secs = run["seconds"]
     played = run.get("played", run["total"])
     rate = played / secs if secs else 0.0
@@ -264,7 +293,7 @@ def _speed(run: dict) -> str:
     return line
 
 
-def format_result(rules: RuleSet, a: str, b: str, result: dict) -> list[str]:
+def format_result(rules: RuleSet, a: str, b: str, result: dict[str, Any]) -> list[str]:
     n = result["matches"]
     variant = "online mineiro" if rules.mineiro_style == "online" else rules.variant
     setup = f"{rules.seats} seats, {variant}, {rules.deck} deck" + (
@@ -298,7 +327,7 @@ def _tables(text: str) -> list[str]:
     return tables
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.arena", description=__doc__.splitlines()[0])
     parser.add_argument("--a", choices=ALL_LEVELS, default="medium", help="bot A (default medium)")
     parser.add_argument("--b", choices=ALL_LEVELS, default="random", help="bot B (default random)")

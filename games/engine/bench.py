@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Sequence
 
 from .bots import BOT_LEVELS, choose_action
 from .match import apply, legal_actions, new_match, seats_to_act
@@ -45,7 +46,9 @@ def decision_times(level: str, seconds: float, seed: int = 0) -> tuple[list[floa
     a mix of rule sets.  Every seat is played by ``level`` itself, so the positions are the ones
     that bot meets."""
     rules_mix = [RuleSet(variant=v, seats=n) for v in VARIANTS for _, n in SEAT_COUNTS]
-    whole, bot_only, bot_cpu = [], [], []
+    whole: list[float] = []
+    bot_only: list[float] = []
+    bot_cpu: list[float] = []
     rng = random.Random(seed)
     clock, cpu = time.perf_counter, time.thread_time
     start = clock()
@@ -76,7 +79,7 @@ def _percentiles(values: list[float]) -> str:
     return " / ".join(f"{1e3 * percentile(values, q):.3f}" for q in (0.5, 0.95, 0.99))
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.bench", description=__doc__.splitlines()[0])
     parser.add_argument(
         "--seconds", type=float, default=3.0, help="time per measurement (default 3: about 45 s in all)"

@@ -29,7 +29,7 @@ def card_name(card: int) -> str:
     return CARD_NAMES[card]
 
 
-def parse_card(text) -> int:
+def parse_card(text: object) -> int:
     """The int of a card written like ``"4C"``; ValueError for anything else."""
     card = CARD_INDEX.get(text) if isinstance(text, str) else None
     if card is None:

@@ -6,9 +6,12 @@ so an IllegalAction always leaves the given state untouched.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from .cards import CARD_INDEX, CARD_NAMES, FACE_DOWN_STRENGTH, RANKS, deck_cards, manilha_rank_for_vira
 from .rng import draw, next_value, seed_to_state
-from .rules import RuleSet, facts_for
+from .rules import RuleFacts, RuleSet, facts_for
 from .state import (
     ACCEPT,
     PLAY,
@@ -16,8 +19,13 @@ from .state import (
     RAISE,
     RUN,
     Action,
+    ActionDict,
+    Event,
     IllegalAction,
     MatchState,
+    Play,
+    PlayView,
+    RoundSummary,
     _blank,
     double_play,
     encode_deal,
@@ -30,7 +38,14 @@ TIE = -1
 # --- building a match -------------------------------------------------------------------------
 
 
-def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> MatchState:
+def new_match(
+    rules: RuleSet | dict[str, Any],
+    seed: int | str,
+    *,
+    dealer: int | None = None,
+    score: Sequence[int] | None = None,
+    deals: Sequence[object] | None = None,
+) -> MatchState:
     """A fresh match with its first hand dealt.
 
     ``dealer`` None draws the first dealer from the seeded RNG.  ``deals`` (fixed hands, for
@@ -74,7 +89,7 @@ def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> M
     return state
 
 
-def _deal(state: MatchState, events: list) -> None:
+def _deal(state: MatchState, events: list[Event]) -> None:
     """Deal the next hand into ``state`` (a fresh copy owned by the caller)."""
     t = state.facts
     n = t.seats
@@ -86,7 +101,8 @@ def _deal(state: MatchState, events: list) -> None:
         stock = tuple(c for c in deck_cards(t.variant, t.deck) if c not in used)
     else:
         wanted = 3 * n + (1 if t.variant == "paulista" else 0)
-        state.rng, deck = draw(state.rng, deck_cards(t.variant, t.deck), wanted)
+        # rng is None only in a search playout's state, which never deals (_finish_hand stops it).
+        state.rng, deck = draw(state.rng, deck_cards(t.variant, t.deck), wanted)  # type: ignore[arg-type]
         # Deal as at a real table: one card at a time round the seats, then turn the vira.
         hands = tuple(tuple(deck[s + n * k] for k in range(3)) for s in range(n))
         if t.variant == "paulista":
@@ -143,7 +159,7 @@ def _deal(state: MatchState, events: list) -> None:
 # --- small queries ----------------------------------------------------------------------------
 
 
-def side_of(state_or_rules, seat: int) -> int:
+def side_of(state_or_rules: MatchState | RuleSet, seat: int) -> int:
     """The side (team) a seat belongs to."""
     rules = state_or_rules.rules if isinstance(state_or_rules, MatchState) else state_or_rules
     return facts_for(rules).side_of[seat]
@@ -153,12 +169,12 @@ def is_over(state: MatchState) -> bool:
     return state.over
 
 
-def match_winner(state: MatchState):
+def match_winner(state: MatchState) -> int | None:
     """The winning side, or None while the match goes on."""
     return state.winner
 
 
-def _ordered_after(t, seat: int, seats) -> tuple[int, ...]:
+def _ordered_after(t: RuleFacts, seat: int, seats: Iterable[int]) -> tuple[int, ...]:
     n = t.seats
     return tuple(sorted(seats, key=lambda s: (s - seat - 1) % n))
 
@@ -211,7 +227,7 @@ def legal_actions(state: MatchState, seat: int) -> list[Action]:
 # --- the transition ---------------------------------------------------------------------------
 
 
-def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, list[dict]]:
+def apply(state: MatchState, seat: int, action: Action | ActionDict) -> tuple[MatchState, list[Event]]:
     """The state after ``seat`` takes ``action``, with the events it produced.
 
     Raises IllegalAction (state untouched) when the action is not allowed now.
@@ -240,19 +256,19 @@ def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, lis
     raise IllegalAction(f"unknown action {kind!r}")
 
 
-def _deciding_reason(state, t) -> str:
+def _deciding_reason(state: MatchState, t: RuleFacts) -> str:
     word = "eleven" if t.variant == "paulista" else "ten"
     return f"side {state.deciding[0]} must first decide whether to play this hand of {word}"
 
 
-def _play(state, t, seat, action):
+def _play(state: MatchState, t: RuleFacts, seat: int, action: Action) -> tuple[MatchState, list[Event]]:
     if state.deciding:
         raise IllegalAction(_deciding_reason(state, t))
     if state.pending is not None:
         raise IllegalAction("a raise is waiting for its answer; no card may be played until it is answered")
     if seat != state.turn:
         raise IllegalAction(f"it is seat {state.turn}'s turn to play, not seat {seat}'s")
-    card = CARD_INDEX.get(action.card)
+    card = CARD_INDEX.get(action.card)  # type: ignore[arg-type]  # None (no card) is not found: no check here
     hand = state.hands[seat]
     if card is None or card not in hand:
         raise IllegalAction(f"card {action.card!r} is not in seat {seat}'s hand")
@@ -284,7 +300,9 @@ def _play(state, t, seat, action):
     return new, events
 
 
-def _play_double(state, t, seat, action, card, hand, double):
+def _play_double(
+    state: MatchState, t: RuleFacts, seat: int, action: Action, card: int, hand: tuple[int, ...], double: bool
+) -> tuple[MatchState, list[Event]]:
     """Online Mineiro's double play: ``card`` face up, ``action.hidden`` face down beneath it."""
     if not double:
         raise IllegalAction(
@@ -315,7 +333,7 @@ def _play_double(state, t, seat, action, card, hand, double):
     return new, events
 
 
-def lost_value_seats(state, trick, hidden) -> tuple[int, ...]:
+def lost_value_seats(state: MatchState, trick: Iterable[Play], hidden: Iterable[tuple[int, int]]) -> tuple[int, ...]:
     """Seats whose face-up card loses its value: in a hand of ten it must not be lower than the
     card hidden beneath it (seed 002; equal cards keep their value, docs/engine.md)."""
     if state.kind != "eleven":
@@ -325,7 +343,7 @@ def lost_value_seats(state, trick, hidden) -> tuple[int, ...]:
     return tuple(seat for seat, card, _ in trick if strength[card] < strength[beneath[seat]])
 
 
-def _finish_double_round(new, t, trick, events):
+def _finish_double_round(new: MatchState, t: RuleFacts, trick: tuple[Play, ...], events: list[Event]) -> None:
     """The face-up cards are round 2; if they tie, the hidden ones are shown and are round 3."""
     lost = lost_value_seats(new, trick, new.hidden)
     beneath = dict(new.hidden)
@@ -350,7 +368,7 @@ def _finish_double_round(new, t, trick, events):
     _finish_round(new, t, revealed, 3, events)
 
 
-def _round_winner(t, strength, plays):
+def _round_winner(t: RuleFacts, strength: tuple[int, ...], plays: Iterable[Play]) -> tuple[int, int]:
     """(winner side, winner seat), both TIE for a tied round; face-down plays count for nothing."""
     best = FACE_DOWN_STRENGTH
     for _, card, down in plays:
@@ -372,7 +390,14 @@ def _round_winner(t, strength, plays):
     return winner_side, winner_seat
 
 
-def _finish_round(new, t, trick, round_number, events, scored=None):
+def _finish_round(
+    new: MatchState,
+    t: RuleFacts,
+    trick: tuple[Play, ...],
+    round_number: int,
+    events: list[Event],
+    scored: tuple[Play, ...] | None = None,
+) -> bool:
     """Score the round (``scored``: the plays as they count, if not as they lie) and end the hand
     when §5 decides it; True when the hand is over."""
     winner_side, winner_seat = _round_winner(t, new.strength, trick if scored is None else scored)
@@ -401,7 +426,7 @@ def _finish_round(new, t, trick, round_number, events, scored=None):
     return True
 
 
-def _won_points(new, t, side):
+def _won_points(new: MatchState, t: RuleFacts, side: int | None) -> int:
     """What winning the hand by its cards scores: the stake, or in online Mineiro after an
     accepted nine, what the winner lacks to reach the target (the nine wins the match)."""
     if side is None:
@@ -411,7 +436,7 @@ def _won_points(new, t, side):
     return new.stake
 
 
-def hand_outcome(results, all_tied_dealer: bool, dealer_side: int):
+def hand_outcome(results: Sequence[int], all_tied_dealer: bool, dealer_side: int) -> tuple[int | None, str] | None:
     """(winner side or None, reason) once the hand is decided by its rounds, else None.
 
     ``results`` are the finished rounds' winner sides, TIE (-1) for a tied round (RULES §5).
@@ -443,7 +468,9 @@ def hand_outcome(results, all_tied_dealer: bool, dealer_side: int):
     return r1, "three_winners_round1"
 
 
-def _finish_hand(new, t, side, points, reason, events):
+def _finish_hand(
+    new: MatchState, t: RuleFacts, side: int | None, points: int, reason: str, events: list[Event]
+) -> None:
     """Score the hand, record its summary, and end the match or deal the next hand.
 
     A state whose ``rng`` is None is a search playout's (bots/search.py), which stops at the end
@@ -456,7 +483,7 @@ def _finish_hand(new, t, side, points, reason, events):
                 return
         new.hand_number += 1
         return
-    rounds = [
+    rounds: list[RoundSummary] = [
         {
             "number": i + 1,
             "winner_side": None if ws == TIE else ws,
@@ -465,7 +492,9 @@ def _finish_hand(new, t, side, points, reason, events):
         }
         for i, (ws, wseat, plays) in enumerate(new.rounds)
     ]
-    unfinished = [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in new.trick]
+    unfinished: list[PlayView] = [
+        {"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in new.trick
+    ]
     if new.hidden:
         _mark_double_plays(new, rounds, unfinished)
         if len(new.rounds) == 3:  # revealed: they lie face up as round 3 now
@@ -503,13 +532,13 @@ def _finish_hand(new, t, side, points, reason, events):
     _deal(new, events)
 
 
-def _score(new, side, points):
+def _score(new: MatchState, side: int, points: int) -> None:
     score = list(new.score)
     score[side] += points
     new.score = tuple(score)
 
 
-def _won_match(new, t, side) -> bool:
+def _won_match(new: MatchState, t: RuleFacts, side: int) -> bool:
     """End the match if ``side`` has reached the target; whether it did."""
     if new.score[side] < t.target:
         return False
@@ -520,7 +549,7 @@ def _won_match(new, t, side) -> bool:
     return True
 
 
-def _mark_double_plays(new, rounds, unfinished):
+def _mark_double_plays(new: MatchState, rounds: list[RoundSummary], unfinished: list[PlayView]) -> None:
     """The summary's double plays: ``double``, ``lost_value``, and ``hidden`` only once shown
     (the face-up cards tied, or this seat's face-up card lost its value); else null."""
     if len(rounds) >= 2:
@@ -537,7 +566,7 @@ def _mark_double_plays(new, rounds, unfinished):
         play["hidden"] = CARD_NAMES[beneath[seat]] if (shown or seat in lost) and seat in beneath else None
 
 
-def _raise_stake(state, t, seat):
+def _raise_stake(state: MatchState, t: RuleFacts, seat: int) -> tuple[MatchState, list[Event]]:
     if state.deciding:
         raise IllegalAction(_deciding_reason(state, t))
     if state.kind == "eleven":
@@ -586,7 +615,7 @@ def _raise_stake(state, t, seat):
     ]
 
 
-def _answerers(t, seat, back_to=None):
+def _answerers(t: RuleFacts, seat: int, back_to: int | None = None) -> tuple[int, ...]:
     """Who answers a raise by ``seat``: the other side (both partners), or, without partnership
     at 4 seats, one seat for everyone else: the next seat, or for a raise-back the seat that asked."""
     if t.rules.partnership or t.seats == 2:
@@ -597,7 +626,7 @@ def _answerers(t, seat, back_to=None):
     return ((seat + 1) % t.seats,)
 
 
-def _answer_raise(state, t, seat, accept):
+def _answer_raise(state: MatchState, t: RuleFacts, seat: int, accept: bool) -> tuple[MatchState, list[Event]]:
     verb = "accept" if accept else "run from"
     pending = state.pending
     if pending is None:
@@ -629,7 +658,7 @@ def _answer_raise(state, t, seat, accept):
     return new, events
 
 
-def _decide_hand_of_eleven(state, t, seat, accept):
+def _decide_hand_of_eleven(state: MatchState, t: RuleFacts, seat: int, accept: bool) -> tuple[MatchState, list[Event]]:
     side = t.side_of[seat]
     deciding = state.deciding[0]
     if side != deciding:

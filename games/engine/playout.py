@@ -12,6 +12,7 @@ import time
 
 from .match import apply, legal_actions, new_match, seats_to_act
 from .rules import RuleSet
+from .state import MatchState
 
 RULESETS = (
     RuleSet(),
@@ -23,7 +24,9 @@ RULESETS = (
 )
 
 
-def random_playout(rules: RuleSet, seed, chooser: random.Random | None = None, max_actions: int = 100_000):
+def random_playout(
+    rules: RuleSet, seed: int | str, chooser: random.Random | None = None, max_actions: int = 100_000
+) -> tuple[MatchState, int]:
     """Play one match with uniformly random legal actions; returns (final state, action count).
 
     This is the recommended loop for bots and benchmarks: list the actions of the first seat

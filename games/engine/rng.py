@@ -7,11 +7,12 @@ exactly; ``random.Random`` would need its 625-word state copied on every deal.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 
 _MASK = (1 << 64) - 1
 
 
-def seed_to_state(seed) -> int:
+def seed_to_state(seed: object) -> int:
     """Any int (or str) seed to the generator's 64-bit state."""
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
         raise ValueError(f"seed must be an int or a string, not {seed!r}")
@@ -29,7 +30,7 @@ def next_value(state: int) -> tuple[int, int]:
     return state, z ^ (z >> 31)
 
 
-def draw(state: int, cards, count: int) -> tuple[int, list]:
+def draw(state: int, cards: Iterable[int], count: int) -> tuple[int, list[int]]:
     """Shuffle only the first ``count`` places (partial Fisher-Yates): all a deal needs.
 
     Returns (new state, whole deck list); the first ``count`` cards are a uniform draw.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import Any
 
 VARIANTS = ("paulista", "mineiro")
 DECKS = ("dirty", "clean")
@@ -47,7 +48,7 @@ class RuleSet:
     target: int = 12
     mineiro_style: str = "classic"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise ValueError(f"variant must be one of {VARIANTS}, not {self.variant!r}")
         if self.deck not in DECKS:
@@ -75,7 +76,7 @@ class RuleSet:
             raise ValueError(f"target must be a whole number above {base} (and at most 1000), not {self.target!r}")
 
     @classmethod
-    def from_dict(cls, data) -> RuleSet:
+    def from_dict(cls, data: object) -> RuleSet:
         """Build from JSON-like options; unknown keys or bad values raise ValueError."""
         if data is None:
             return cls()
@@ -89,7 +90,7 @@ class RuleSet:
             )
         return cls(**data)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
@@ -116,6 +117,24 @@ class RuleFacts:
         "online",
         "top_wins_match",
     )
+    rules: RuleSet
+    seats: int
+    side_of: tuple[int, ...]
+    sides: int
+    side_seats: tuple[tuple[int, ...], ...]
+    ladder: tuple[int, ...]
+    raise_names: tuple[str | None, ...]
+    top_level: int
+    base: int
+    eleven_value: int
+    threshold: int
+    target: int
+    variant: str
+    deck: str
+    face_down: bool | None  # a bool once RuleSet.__post_init__ has run
+    all_tied_dealer: bool
+    online: bool
+    top_wins_match: bool
 
     def __init__(self, rules: RuleSet):
         self.rules = rules

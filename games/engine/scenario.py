@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 from .cards import parse_card
 from .match import apply, legal_actions, new_match, seats_to_act
@@ -21,7 +23,7 @@ class Malformed(ValueError):
     """The scenario file itself is wrong (exit 2)."""
 
 
-def _check_actions(actions, seats: int) -> list[tuple[int, Action]]:
+def _check_actions(actions: object, seats: int) -> list[tuple[int, Action]]:
     if actions is None:
         return []
     if not isinstance(actions, list):
@@ -43,7 +45,7 @@ def _check_actions(actions, seats: int) -> list[tuple[int, Action]]:
     return checked
 
 
-def run_scenario(data) -> tuple[int, dict]:
+def run_scenario(data: object) -> tuple[int, dict[str, Any]]:
     """(exit code, output object) for a parsed scenario."""
     try:
         if not isinstance(data, dict):
@@ -55,7 +57,7 @@ def run_scenario(data) -> tuple[int, dict]:
     except ValueError as error:  # Malformed, bad RuleSet, bad deal, bad score...
         return 2, {"ok": False, "error": str(error)}
 
-    finished = []
+    finished: list[dict[str, Any]] = []
     for index, (seat, action) in enumerate(actions):
         if deals and len(finished) >= len(deals):
             return 1, {
@@ -87,7 +89,7 @@ def run_scenario(data) -> tuple[int, dict]:
     }
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 1:
         print("usage: python -m games.engine.scenario FILE|-", file=sys.stderr)

@@ -6,7 +6,9 @@ The state is plain data in ``__slots__``: tuples shared between versions (copy-o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, NotRequired, TypedDict
 
 from .cards import (
     CARD_INDEX,
@@ -17,11 +19,56 @@ from .cards import (
     parse_card,
     paulista_strengths,
 )
-from .rules import RuleSet, facts_for
+from .rules import RuleFacts, RuleSet, facts_for
 
 ACTION_KINDS = ("play", "raise", "accept", "run")
 HAND_KINDS = ("normal", "eleven", "iron")
 STATE_VERSION = 1
+
+# The state's shapes (types only: plain tuples at run time).
+Play = tuple[int, int, bool]  # (seat, card, face_down) of a card on the felt
+Round = tuple[int, int, tuple[Play, ...]]  # (winner side or TIE, winner seat or TIE, plays)
+Pending = tuple[int, int, tuple[int, ...]]  # a raise waiting: (asking seat, asked level, answer seats)
+Hand = tuple[int, ...]
+Deal = tuple[tuple[Hand, ...], int]  # a fixed deal: (hands, vira or -1)
+# An action or an event as data (JSON from a socket, a scenario, the event log): loosely shaped on
+# purpose, since it is checked (Action.from_dict) or only written out.
+ActionDict = dict[str, Any]
+Event = dict[str, Any]
+
+
+class PlayView(TypedDict):
+    """One card played, as a view or the last hand's summary shows it (``card`` None: face down and
+    not the viewer's); a double play (online Mineiro) adds the other keys."""
+
+    seat: int
+    card: str | None
+    face_down: bool
+    double: NotRequired[bool]
+    hidden: NotRequired[str | None]
+    lost_value: NotRequired[bool]
+
+
+class RoundSummary(TypedDict):
+    number: int
+    winner_side: int | None
+    winner_seat: int | None
+    plays: list[PlayView]
+
+
+class LastHand(TypedDict):
+    """The summary of the hand just finished (the state's ``last_hand``, docs/engine.md)."""
+
+    hand_number: int
+    dealer: int
+    hand_kind: str
+    vira: str | None
+    winner_side: int | None
+    points: int
+    reason: str
+    rounds: list[RoundSummary]
+    unfinished_round: list[PlayView]
+    score: list[int]
 
 
 class IllegalAction(ValueError):
@@ -46,7 +93,7 @@ class Action:
     hidden: str | None = None
 
     @classmethod
-    def from_dict(cls, data) -> Action:
+    def from_dict(cls, data: object) -> Action:
         """From ``{"do": ..., "card": ..., "face_down": ...}`` or ``{"do": "play", "cards": [up, down]}``;
         ValueError if malformed."""
         if not isinstance(data, dict):
@@ -76,7 +123,7 @@ class Action:
             raise ValueError(f"a {kind} action takes no card")
         return _SIMPLE[kind]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ActionDict:
         if self.kind == "play":
             if self.hidden is not None:
                 return {"do": "play", "cards": [self.card, self.hidden]}
@@ -90,7 +137,7 @@ RAISE, ACCEPT, RUN = _SIMPLE["raise"], _SIMPLE["accept"], _SIMPLE["run"]
 PLAY = tuple(Action("play", name, False) for name in CARD_NAMES)
 PLAY_DOWN = tuple(Action("play", name, True) for name in CARD_NAMES)
 # Double plays, built on first use: (up, down) -> Action.
-_DOUBLES: dict = {}
+_DOUBLES: dict[tuple[int, int], Action] = {}
 
 
 def double_play(up: int, down: int) -> Action:
@@ -100,7 +147,7 @@ def double_play(up: int, down: int) -> Action:
     return action
 
 
-def strengths_for(facts, vira: int) -> tuple[int, ...]:
+def strengths_for(facts: RuleFacts, vira: int) -> tuple[int, ...]:
     if facts.variant == "mineiro":
         return mineiro_strengths()
     return paulista_strengths(manilha_rank_for_vira(vira, facts.deck))
@@ -145,6 +192,31 @@ class MatchState:
         "over",
         "winner",
     )
+    rules: RuleSet
+    facts: RuleFacts
+    rng: int | None  # None: a search playout's state, which stops at the end of the hand (bots/search.py)
+    score: tuple[int, ...]
+    dealer: int
+    hand_number: int
+    fixed_deals: tuple[Deal, ...]
+    hands: tuple[Hand, ...]
+    stock: tuple[int, ...]
+    vira: int
+    strength: tuple[int, ...]
+    trick: tuple[Play, ...]
+    hidden: tuple[tuple[int, int], ...]
+    rounds: tuple[Round, ...]
+    leader: int
+    turn: int
+    stake: int
+    level: int
+    last_raise_side: int
+    pending: Pending | None
+    kind: str
+    deciding: tuple[int, ...]
+    last_hand: LastHand | None
+    over: bool
+    winner: int | None
 
     def copy(self) -> MatchState:
         new = _blank()
@@ -175,35 +247,35 @@ class MatchState:
         new.winner = self.winner
         return new
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (
             f"<MatchState hand {self.hand_number} score {list(self.score)} dealer {self.dealer} "
             f"turn {self.turn} stake {self.stake}{' over' if self.over else ''}>"
         )
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, MatchState) and to_json(self) == to_json(other)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # equal by value and mutable: not hashable
 
 
 def _blank() -> MatchState:
     return object.__new__(MatchState)
 
 
-def _names(cards) -> list[str]:
+def _names(cards: Iterable[int]) -> list[str]:
     return [CARD_NAMES[c] for c in cards]
 
 
-def _plays_to_json(plays) -> list:
+def _plays_to_json(plays: Iterable[Play]) -> list[list[Any]]:
     return [[seat, CARD_NAMES[card], down] for seat, card, down in plays]
 
 
-def _plays_from_json(plays) -> tuple:
+def _plays_from_json(plays: Iterable[list[Any]]) -> tuple[Play, ...]:
     return tuple((seat, CARD_INDEX[card], down) for seat, card, down in plays)
 
 
-def encode_deal(deal: dict, facts) -> tuple:
+def encode_deal(deal: object, facts: RuleFacts) -> Deal:
     """Check one fixed deal (``{"hands": [[...]], "vira": ...}``) and return its int form."""
     if not isinstance(deal, dict):
         raise ValueError('a deal must be an object with "hands" (and "vira" in Paulista)')
@@ -211,9 +283,9 @@ def encode_deal(deal: dict, facts) -> tuple:
     if not isinstance(hands, list) or len(hands) != facts.seats:
         raise ValueError(f"a deal needs {facts.seats} hands, one per seat")
     in_deck = set(deck_cards(facts.variant, facts.deck))
-    seen = set()
+    seen: set[int] = set()
 
-    def take(text):
+    def take(text: object) -> int:
         card = parse_card(text)
         if card not in in_deck:
             raise ValueError(f"bad card {text!r}: not in the {facts.deck} {facts.variant} deck")
@@ -242,15 +314,15 @@ def encode_deal(deal: dict, facts) -> tuple:
     return tuple(encoded), vira
 
 
-def _deal_to_json(deal) -> dict:
+def _deal_to_json(deal: Deal) -> dict[str, Any]:
     hands, vira = deal
-    out = {"hands": [_names(h) for h in hands]}
+    out: dict[str, Any] = {"hands": [_names(h) for h in hands]}
     if vira >= 0:
         out["vira"] = CARD_NAMES[vira]
     return out
 
 
-def to_json(state: MatchState) -> dict:
+def to_json(state: MatchState) -> dict[str, Any]:
     """The whole state as JSON-able data (includes hidden cards and the RNG: server-side only)."""
     pending = state.pending
     return {
@@ -286,7 +358,7 @@ def to_json(state: MatchState) -> dict:
     }
 
 
-def from_json(data: dict) -> MatchState:
+def from_json(data: dict[str, Any]) -> MatchState:
     """Inverse of ``to_json``: ``to_json(from_json(d)) == d``."""
     if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
         raise ValueError(f"not a match state of version {STATE_VERSION}")

@@ -8,13 +8,77 @@ identity of any face-down card not your own.
 from __future__ import annotations
 
 import copy
+from typing import Any, TypedDict
 
 from .cards import CARD_NAMES, MINEIRO_MANILHAS, RANKS, manilha_rank_for_vira
 from .match import TIE, in_double_round, legal_actions, seats_to_act
-from .state import MatchState
+from .rules import RuleFacts
+from .state import ActionDict, LastHand, MatchState, Play, PlayView, RoundSummary
 
 
-def seat_view(state: MatchState, seat: int) -> dict:
+class RaiseOffer(TypedDict):
+    """The raise the hand could get next: its value and its name (``truco``, ``six``...)."""
+
+    value: int
+    name: str | None
+
+
+class PendingRaise(TypedDict):
+    seat: int
+    side: int
+    value: int
+    name: str | None
+    answer_seats: list[int]
+
+
+class HandOfEleven(TypedDict):
+    sides: list[int]
+    deciding_side: int | None
+    deciding_seats: list[int]
+    decided: bool
+    value: int
+    run_value: int
+
+
+class SeatView(TypedDict):
+    """What ``seat_view`` and ``spectator_view`` return (each key in docs/engine.md): JSON-able, a plain
+    dict at run time. ``seat`` and ``side`` are None in a spectator's view."""
+
+    seat: int | None
+    side: int | None
+    rules: dict[str, Any]
+    seats: int
+    sides: list[list[int]]
+    hand_number: int
+    dealer: int
+    mao: int
+    vira: str | None
+    manilha_rank: str | None
+    manilhas: list[str]
+    hand: list[str]
+    partner_hands: dict[str, list[str]]
+    cards_left: list[int]
+    round: int | None
+    trick: list[PlayView]
+    double_round: bool
+    rounds: list[RoundSummary]
+    score: list[int]
+    target: int
+    stake: int
+    next_raise: RaiseOffer | None
+    pending_raise: PendingRaise | None
+    hand_kind: str | None
+    hand_of_eleven: HandOfEleven | None
+    iron_hand: bool
+    turn: int | None
+    seats_to_act: list[int]
+    legal_actions: list[ActionDict]
+    last_hand: LastHand | None
+    match_over: bool
+    match_winner: int | None
+
+
+def seat_view(state: MatchState, seat: int) -> SeatView:
     """JSON-able view for ``seat``; every key is documented in docs/engine.md."""
     t = state.facts
     if type(seat) is not int or not 0 <= seat < t.seats:
@@ -22,18 +86,18 @@ def seat_view(state: MatchState, seat: int) -> dict:
     return _view(state, seat)
 
 
-def spectator_view(state: MatchState) -> dict:
+def spectator_view(state: MatchState) -> SeatView:
     """Like a seat view, for someone with no seat: no hand, no legal actions."""
     return _view(state, None)
 
 
-def _play_dict(play, viewer):
+def _play_dict(play: Play, viewer: int | None) -> PlayView:
     seat, card, down = play
     shown = not down or seat == viewer  # a face-down card is known to its owner only
     return {"seat": seat, "card": CARD_NAMES[card] if shown else None, "face_down": down}
 
 
-def _trick_play_dict(play, viewer, beneath):
+def _trick_play_dict(play: Play, viewer: int | None, beneath: dict[int, int]) -> PlayView:
     out = _play_dict(play, viewer)
     seat = play[0]
     if seat in beneath:  # a double play: the card beneath is its owner's secret until revealed
@@ -42,22 +106,22 @@ def _trick_play_dict(play, viewer, beneath):
     return out
 
 
-def _manilhas(state, t):
+def _manilhas(state: MatchState, t: RuleFacts) -> tuple[str | None, list[str]]:
     if t.variant == "mineiro":
         return None, [CARD_NAMES[c] for c in MINEIRO_MANILHAS]
     rank = manilha_rank_for_vira(state.vira, t.deck)
     return RANKS[rank], [RANKS[rank] + suit for suit in "CHSD"]
 
 
-def _view(state: MatchState, viewer) -> dict:
+def _view(state: MatchState, viewer: int | None) -> SeatView:
     t = state.facts
     over = state.over
     side = t.side_of[viewer] if viewer is not None else None
     manilha_rank, manilhas = _manilhas(state, t)
 
-    partner_hands = {}
+    partner_hands: dict[str, list[str]] = {}
     if (
-        viewer is not None
+        side is not None  # a seat's view (side is None exactly when viewer is)
         and not over
         and state.kind == "eleven"
         and t.rules.partnership
@@ -67,13 +131,14 @@ def _view(state: MatchState, viewer) -> dict:
         partner_hands = {str(s): [CARD_NAMES[c] for c in state.hands[s]] for s in t.side_seats[side] if s != viewer}
 
     pending = state.pending
+    next_raise: RaiseOffer | None
     if over or state.kind != "normal":
         next_raise = None
     else:
         level = pending[1] if pending is not None else state.level
         next_raise = None if level >= t.top_level else {"value": t.ladder[level + 1], "name": t.raise_names[level + 1]}
 
-    eleven = None
+    eleven: HandOfEleven | None = None
     if state.kind == "eleven" and not over:
         deciding = state.deciding[0] if state.deciding else None
         eleven = {

@@ -129,7 +129,7 @@ class DueDecision:
     due_is_machine: bool  # the due seat is a bot's or a robot's (not a person's clock running out)
     actor: str  # "bot", "robot" or "clock"
     level: str
-    view: dict
+    view: engine.SeatView
     seed: str
     # The engine state the view was read from: at the same version the stored one is the same, so
     # storing needs neither to read nor to parse it again. Stays in this process (never pickled).
@@ -326,7 +326,7 @@ def abandon_matches_of(user) -> list[tuple[int, int]]:
     return ended
 
 
-def clock_view(view: dict) -> dict:
+def clock_view(view: engine.SeatView) -> engine.SeatView:
     """The view the clock decides from for a human who let it run out: the same, without raises.
 
     Raising bets the absent player's points on a hand they did not choose to bet on; a card, an
@@ -336,7 +336,7 @@ def clock_view(view: dict) -> dict:
     return {**view, "legal_actions": [a for a in view["legal_actions"] if a["do"] != "raise"]}
 
 
-def clock_action(view: dict, rng: random.Random) -> engine.Action:
+def clock_action(view: engine.SeatView, rng: random.Random) -> engine.Action:
     """What the clock plays for a human who let it run out: the easy bot's judgement, never a raise."""
     return choose_action(AUTOPLAY_LEVEL, clock_view(view), rng)
 

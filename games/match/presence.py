@@ -38,8 +38,10 @@ and the sweeper remains the safety net for a timer that never fires.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -134,7 +136,7 @@ def _presence_of(match: Match) -> dict:
     return {key: getattr(match, key) for key in keys}
 
 
-def _comes_back(match: dict, seat: int) -> bool:
+def _comes_back(match: Mapping[str, Any], seat: int) -> bool:
     return (
         match["status"] == Match.Status.ACTIVE
         and seat not in match["left_seats"]
@@ -236,7 +238,7 @@ def forget_finished(now: datetime | None = None) -> int:
     return gone + SocketPresence.objects.exclude(match__status=Match.Status.ACTIVE).delete()[0]
 
 
-def _plan(match: dict, seats: Seats, now: datetime) -> tuple[dict, list[int], list[int]] | None:
+def _plan(match: Mapping[str, Any], seats: Seats, now: datetime) -> tuple[dict, list[int], list[int]] | None:
     """The new (away_since, robot_seats, newly left seats) of a match, or None if nothing changes. Pure."""
     away = dict(match["away_since"])
     robots = set(match["robot_seats"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.db import transaction
 
 from games.match.stakes import settle_stakes
@@ -12,13 +14,16 @@ from games.selectors import reward_amounts
 from shop import money, wallet
 from stats.services import award_rank_points, count_matches
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 def credit_seat(match: Match, seat: Seat, won: bool, seats: list[Seat] | None = None) -> tuple[int, int]:
     """Pay one person their result (what `reward_amounts` says, room rules read off `seats`)."""
     coins, points = reward_amounts(match, won, seats=seats, seat_number=seat.number)
     if coins:
         wallet.change_balance(
-            seat.user,
+            cast("User", seat.user),  # coins go to people with accounts only (reward_amounts)
             currency=wallet.COINS,
             amount=coins,
             reason=money.Reason.MATCH_REWARD,

@@ -9,6 +9,9 @@ group, the opponents' or the spectators'.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
@@ -29,7 +32,7 @@ SIGNALS = {
 }
 
 
-def partner_of(view: dict) -> int | None:
+def partner_of(view: Mapping[str, Any]) -> int | None:
     """The viewer's partner in a 4-seat team match (the other seat of the viewer's side), else None."""
     me = view["seat"]
     if me is None or view["seats"] != 4 or len(view["sides"][view["side"]]) != 2:
@@ -37,15 +40,15 @@ def partner_of(view: dict) -> int | None:
     return next((s for s in view["sides"][view["side"]] if s != me), None)
 
 
-def signal_facts(signals: dict, view: dict, enabled: bool) -> dict:
+def signal_facts(signals: dict[str, Any], view: Mapping[str, Any], enabled: bool) -> dict[str, Any]:
     """What this viewer's signals panel shows: whether it is offered, the partner's signal and the viewer's
     own for the hand in play (a signal lasts until its hand ends). Nobody but the two partners gets any."""
     partner = partner_of(view) if enabled else None
     if partner is None:
         return {"enabled": False, "received": None, "sent": None}
 
-    def this_hand(seat: int) -> str | None:
-        entry = signals.get(str(seat))
+    def this_hand(seat: int | None) -> str | None:
+        entry: Any = signals.get(str(seat))
         live = entry and not view["match_over"] and entry.get("hand") == view["hand_number"]
         return entry["signal"] if live else None
 

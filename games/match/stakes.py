@@ -22,12 +22,17 @@ and idempotency keys are `shop.money`'s (`stake-hold:`, `stake-pay:`, `stake-hou
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Seat
 from games.selectors import absent_seats, left_before_the_end, played_it
 from shop import money, wallet
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 
 class StakeNotCovered(Exception):
@@ -58,7 +63,7 @@ def hold_stakes(match: Match, *, seats: list[Seat]) -> None:
     for seat in sorted(people, key=lambda s: s.user_id or 0):
         try:
             wallet.change_balance(
-                seat.user,
+                cast("User", seat.user),  # a staker has an account
                 currency=wallet.COINS,
                 amount=-match.stake_coins,
                 reason=money.Reason.STAKE_HELD,
@@ -111,7 +116,7 @@ def settle_stakes(match: Match, *, seats: list[Seat]) -> None:
         # A winner's share is a win; anything else paid to a person is their own stake back.
         given_back = match.status == Match.Status.ANNULLED or not match.won_by(number)
         wallet.change_balance(
-            seat.user,
+            cast("User", seat.user),  # paid: a person's seat
             currency=wallet.COINS,
             amount=paid[number],
             reason=money.Reason.STAKE_RETURNED if given_back else money.Reason.STAKE_WON,
@@ -120,7 +125,7 @@ def settle_stakes(match: Match, *, seats: list[Seat]) -> None:
         )
     if house:
         wallet.change_balance(
-            house_account,
+            cast("User", house_account),  # read above when there is a house cut
             currency=wallet.COINS,
             amount=house,
             reason=money.Reason.HOUSE_CUT,

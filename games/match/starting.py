@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -14,6 +15,9 @@ from games.engine.cards import CARD_NAMES
 from games.match.clock import schedule_next_turn
 from games.models import DealtCards, Match, MatchEvent, Seat
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 BOT_NAMES = ("Zé Bot", "Tonho Bot", "Dita Bot")
 
 
@@ -21,7 +25,7 @@ BOT_NAMES = ("Zé Bot", "Tonho Bot", "Dita Bot")
 class SeatPlan:
     """Who sits in one seat when a match starts: a user, a guest (by token) or a bot of some level."""
 
-    user: object | None = None
+    user: User | None = None
     guest_token: str = ""
     bot_level: str = ""
     display_name: str = ""

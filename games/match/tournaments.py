@@ -6,6 +6,8 @@ A loss ends it; the reward is paid only for winning the final. The stages and th
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -40,7 +42,7 @@ def start_stage_match(tournament: Tournament, move_seconds: int = 99) -> Match:
 
 def advance_after(match: Match, seats: list[Seat]) -> None:
     """Inside the finishing transaction: next stage, a loss, or the title with its reward."""
-    tournament = Tournament.objects.select_for_update().get(pk=match.tournament_id)
+    tournament = Tournament.objects.select_for_update().get(pk=cast(int, match.tournament_id))  # a stage's match
     if tournament.status != Tournament.Status.PLAYING or match.tournament_stage != tournament.stage:
         return
     human = next(s for s in seats if s.user_id == tournament.user_id)

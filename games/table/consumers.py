@@ -27,6 +27,7 @@ import asyncio
 import logging
 import secrets
 import time
+from typing import cast
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -215,7 +216,7 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
         """Add or remove this spectator's row and tell the table the new count (a failure costs only the count)."""
         try:
             count = await db.write(change)(self.match_pk, *args, self.watch_id)
-            await publish_spectators(self.match_pk, count)
+            await publish_spectators(cast(int, self.match_pk), count)  # set on connect
         except Exception as exc:
             log.warning("spectator count of match %s not updated: %r", self.public_id, exc)
 
@@ -228,7 +229,8 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
         except DatabaseError:
             # The next heartbeat writes the row; until then the check may count this seat away.
             log.exception("could not record the socket of seat %s in match %s", self.seat, self.public_id)
-            presence.live_sockets[self.presence_key] = (self.match_pk, self.seat)
+            # A room's seat socket (set on connect).
+            presence.live_sockets[self.presence_key] = (cast(int, self.match_pk), cast(int, self.seat))
             return
         if match is not None:
             try:
@@ -329,7 +331,7 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
         sent to this seat's and its partner's groups only."""
         match = await db.write(signals.send_signal)(self.public_id, self.seat, signal)
         try:
-            await publish_signal(match, self.seat)
+            await publish_signal(match, cast(int, self.seat))  # a seat's socket: spectators send no signal
         except Exception as exc:
             # Stored: the partner's table shows it on its next snapshot.
             log.warning("could not publish a signal in match %s: %r", self.public_id, exc)
@@ -395,9 +397,10 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
 
     async def _push_update(self, table: TableUpdate) -> None:
         """Render the published version from the message alone: no database, no thread hop."""
+        # A push follows a snapshot (match_update checks): the match's facts are set.
         with translation.override(self.language):
-            contexts = rendering.update_contexts(table, self.table)
-            shared = shared_renders.for_version(self.match_pk, self.language, table.version)
+            contexts = rendering.update_contexts(table, cast(rendering.TableFacts, self.table))
+            shared = shared_renders.for_version(cast(int, self.match_pk), self.language, table.version)
             regions = rendering.render_changed(contexts, self.contexts, shared=shared)
         self.contexts = contexts
         await self._send_regions(table.version, regions, full=False)
@@ -428,7 +431,7 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
         if not self.finished:
             # This process times the match too (its socket may be the first since a restart); the
             # version check keeps two processes' timers from both acting.
-            timers.schedule(self.match_pk, version, deadline)
+            timers.schedule(cast(int, self.match_pk), version, deadline)  # set on connect
         await self._send_regions(version, regions, full)
 
     async def _send_regions(self, version: int, regions: dict[str, str], full: bool) -> None:
@@ -445,7 +448,7 @@ class TableConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
             await self.send("".join(changed))
 
     def _render(self, full: bool):
-        match = Match.objects.select_related("tournament").get(pk=self.match_pk)
+        match = Match.objects.select_related("tournament").get(pk=cast(int, self.match_pk))  # set on connect
         if full or self.table is None:
             # Who sits where and the viewer's deck do not change during a match: load them once
             # per snapshot, not on every update.

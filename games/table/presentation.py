@@ -13,7 +13,14 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.rules import RAISE_NAMES, stake_ladder
 
 # The calls are the game's own words; players shout them in Portuguese whatever their language.
-RAISE_CALLS = {"truco": "Truco!", "six": "Seis!", "nine": "Nove!", "ten": "Dez!", "twelve": "Doze!"}
+# Keyed by a ladder's raise names, whose base (None) has no call: a KeyError ran_from_call expects.
+RAISE_CALLS: dict[str | None, str] = {
+    "truco": "Truco!",
+    "six": "Seis!",
+    "nine": "Nove!",
+    "ten": "Dez!",
+    "twelve": "Doze!",
+}
 
 HAND_REASONS = {
     "two_rounds": _("won two rounds"),

@@ -72,7 +72,7 @@ class TableUpdate:
     for the whole match (seats, deck, tournament): plain values, so it travels through any layer."""
 
     version: int
-    view: dict  # engine.seat_view for this seat: nothing another seat hides
+    view: engine.SeatView  # engine.seat_view for this seat: nothing another seat hides
     deadline_ts: float | None  # the match's deadline as a POSIX timestamp
     deadline_seat: int | None
     timed_out_seat: int | None
@@ -123,7 +123,7 @@ def spectator_update(match: Match, state: engine.MatchState | None = None) -> Ta
     return _update(match, engine.spectator_view(state), deadline_ts, match.status != Match.Status.ACTIVE, None)
 
 
-def _update(match: Match, view: dict, deadline_ts, over: bool, signals: dict | None) -> TableUpdate:
+def _update(match: Match, view: engine.SeatView, deadline_ts, over: bool, signals: dict | None) -> TableUpdate:
     return TableUpdate(
         version=match.version,
         view=view,
@@ -139,7 +139,7 @@ def _update(match: Match, view: dict, deadline_ts, over: bool, signals: dict | N
     )
 
 
-def seat_view_of(match: Match, state: engine.MatchState, seat: int) -> dict:
+def seat_view_of(match: Match, state: engine.MatchState, seat: int) -> engine.SeatView:
     """The engine's view for a person's seat; while a robot plays it (away, or left) it offers no action."""
     view = engine.seat_view(state, seat)
     if seat in match.robot_seats:

@@ -11,8 +11,10 @@ the fragments pushed for v+1 equals the page rendered at v+1 (tests/games/test_p
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, cast
 
 from django.template import Context
 from django.template.loader import get_template
@@ -28,6 +30,10 @@ from games.table.publishing import TableUpdate, seat_view_of
 from shop import money
 from shop.selectors import balances, coins_moved, equipped_deck
 from stats.selectors import earned_in
+
+# What the fragments render from: an engine view (`engine.SeatView`), the table's flags added when the
+# match was abandoned or annulled (`viewer_view`), or the same as a message carried it.
+TableView = Mapping[str, Any]
 
 # The fragments pushed after every move, in the order they are sent.
 REGIONS = ("scoreboard", "seats", "trick", "hand", "actions", "signals", "status", "announce")
@@ -165,7 +171,7 @@ class ViewerUpdate:
     """One version of the table as one viewer sees it, built once per update: every fragment's context is a
     function of it alone. `view` is the viewer's engine view (nothing hidden can reach a template)."""
 
-    view: dict
+    view: TableView
     table: TableFacts
     version: int
     clock: Clock = Clock()
@@ -174,10 +180,12 @@ class ViewerUpdate:
     outcome: Outcome = NO_OUTCOME
 
 
-def viewer_view(match: Match, seat_number: int | None) -> dict:
+def viewer_view(match: Match, seat_number: int | None) -> TableView:
     """The engine's view of the match for this seat (None: a spectator)."""
     state = engine.from_json(match.state)
-    view = seat_view_of(match, state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    view: TableView = (
+        seat_view_of(match, state, seat_number) if seat_number is not None else engine.spectator_view(state)
+    )
     if match.status == Match.Status.ABANDONED:
         # The engine does not know the match was abandoned (a player left or stopped playing): nobody
         # acts any more, and the result is the one decided then (games.match.moves.abandon_match).
@@ -361,7 +369,7 @@ def status_context(u: ViewerUpdate) -> dict:
     rewards, tournament_stage, version = outcome.rewards, u.table.tournament_stage, u.version
     names = _names(seats)
     acting = view["seats_to_act"]
-    result = None
+    result: dict[str, Any] | None = None
     abandoned = view.get("abandoned", False)
     if view.get("annulled"):
         result = {"annulled": True, "signed_in": rewards is not None}
@@ -394,7 +402,11 @@ def status_context(u: ViewerUpdate) -> dict:
         result["achievements"] = list(outcome.achievements)
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
-    if clock.timed_out_version is not None and version - clock.timed_out_version < view["seats"]:
+    if (
+        clock.timed_out_seat is not None
+        and clock.timed_out_version is not None
+        and version - clock.timed_out_version < view["seats"]
+    ):
         timed_out = names[clock.timed_out_seat]
     # The countdown is for people; an AI seat's short delay is not a clock worth showing.
     deadline, deadline_seat, room_match = clock.deadline, clock.deadline_seat, u.table.room_match
@@ -411,7 +423,7 @@ def status_context(u: ViewerUpdate) -> dict:
         "result": result,
         "my_turn": view["seat"] is not None and view["seat"] in acting,
         "acting_names": [names[s] for s in acting],
-        "deadline_ms": int(deadline.timestamp() * 1000) if counting_down else None,
+        "deadline_ms": int(deadline.timestamp() * 1000) if counting_down and deadline is not None else None,
         # The ring on the acting avatar (the page's script draws it and counts the seconds down).
         "clock_seat": deadline_seat if counting_down else None,
         "clock_total_ms": u.table.move_seconds * 1000,
@@ -510,7 +522,7 @@ def message_context(text: str, code: str = "") -> dict:
 # --- from the match row to every fragment, and the renders ------------------------------------
 
 
-def table_contexts(match: Match, table: TableFacts, view: dict) -> dict[str, dict]:
+def table_contexts(match: Match, table: TableFacts, view: TableView) -> dict[str, dict]:
     """Every pushed fragment's context for the viewer of `view`, with the facts read off the match row."""
     update = ViewerUpdate(
         view=view,
@@ -524,15 +536,18 @@ def table_contexts(match: Match, table: TableFacts, view: dict) -> dict[str, dic
     return contexts_for(update)
 
 
-def _outcome(match: Match, table: TableFacts, view: dict) -> Outcome:
+def _outcome(match: Match, table: TableFacts, view: TableView) -> Outcome:
     """What the match pays the viewer of `view` once it is over (a spectator: nothing but the way out)."""
     me, over = view["seat"], view["match_over"]
-    rewards, note, achievements, prize, coins, wallet = None, "", (), None, (), None
-    if over and me is not None and table.seats[me].has_account:
+    rewards, note, prize, wallet = None, "", None, None
+    achievements: tuple[dict, ...] = ()
+    coins: tuple[tuple[str, int], ...] = ()
+    person_id = table.seats[me].user_id if me is not None else None
+    if over and me is not None and person_id is not None:
         seats = selectors.seats_at(match)
         rewards = selectors.reward_amounts(match, match.won_by(me), seats=seats, seat_number=me)
         note = selectors.reward_note(match, seats, seat_number=me)
-        achievements = tuple(earned_in(table.seats[me].user_id, money.match_reference(match.public_id)))
+        achievements = tuple(earned_in(person_id, money.match_reference(match.public_id)))
         person = seats[me].user
         coins, wallet = _coins_of_the_match(person, match, achievements), balances(person)
     if over and match.tournament_stage is not None:
@@ -577,7 +592,7 @@ def _again_url(match: Match, me: int | None) -> str:
 
 def tournament_facts(match: Match) -> tuple[int | None, str | None]:
     """(stage, tournament public id) of a match: fixed for the match, so a socket keeps them."""
-    return match.tournament_stage, (match.tournament.public_id if match.tournament_id else None)
+    return match.tournament_stage, (cast(Tournament, match.tournament).public_id if match.tournament_id else None)
 
 
 def contexts_for(update: ViewerUpdate) -> dict[str, dict]:
@@ -645,7 +660,7 @@ def render_fragment(region: str, context: dict, *, oob: bool = False) -> str:
     # Without localization: every number a fragment shows is an integer that is also data (a
     # version, a score, a deadline in ms, read back by the page's script and by tests), which no
     # language may group or reformat; and localizing each one was a quarter of a fragment's render.
-    template = get_template(f"games/_{region}.html").template
+    template = get_template(f"games/_{region}.html").template  # type: ignore[attr-defined]  # Django's backend
     return template.render(Context({**context, "oob": oob}, use_l10n=False))
 
 
@@ -719,16 +734,16 @@ def render_message(text: str, code: str = "") -> str:
 # --- shared by the context functions ----------------------------------------------------------
 
 
-def _viewer(view: dict) -> int:
+def _viewer(view: TableView) -> int:
     # A spectator sees the table from seat 0's chair.
     return view["seat"] if view["seat"] is not None else 0
 
 
-def _names(seats: list[SeatFacts]) -> dict[int, str]:
+def _names(seats: Sequence[SeatFacts]) -> dict[int, str]:
     return {seat.number: seat.name or _("Deleted player") for seat in seats}
 
 
-def _players(view: dict, seats: list[SeatFacts]) -> list[dict]:
+def _players(view: TableView, seats: Sequence[SeatFacts]) -> list[dict]:
     """Each seat as the viewer sees it: where it sits on their screen, its cards left, whether it acts now."""
     me = view["seat"]
     acting = set(view["seats_to_act"])
@@ -752,7 +767,7 @@ def _players(view: dict, seats: list[SeatFacts]) -> list[dict]:
     ]
 
 
-def _side_label(view: dict, names: dict[int, str], side: int) -> str:
+def _side_label(view: TableView, names: dict[int, str], side: int) -> str:
     """A side as the viewer calls it: Us/Them with partners, You or the seat's name without; a spectator,
     who is on no side, by its players' names ("Ana & Caio")."""
     sides, my_side = view["sides"], view["side"]
@@ -774,7 +789,7 @@ def _joined(names: list[str]) -> str:
 YOU, YOU_ALL, ONE, MANY = "you", "you_all", "one", "many"
 
 
-def _side_subject(view: dict, names: dict[int, str], side: int) -> dict:
+def _side_subject(view: TableView, names: dict[int, str], side: int) -> dict:
     """A side as the subject of a sentence: its words (`name`) and its grammatical `kind` (YOU, YOU_ALL,
     ONE, MANY). The viewer's own side is "you" (one or all of you); another side a name or names."""
     members = view["sides"][side]
@@ -796,7 +811,7 @@ def _ran_from(subject: dict, call: str) -> str:
     return pgettext("several people", "%(names)s ran from %(call)s") % {"names": subject["name"], "call": call}
 
 
-def _result_word(view: dict, side: int | None) -> str:
+def _result_word(view: TableView, side: int | None) -> str:
     if side is None:
         return "tied"
     return "won" if side == view["side"] else "lost"
@@ -807,7 +822,7 @@ def _face(code: str | None, manilhas) -> dict | None:
     return p.card_face(code, manilha=code in manilhas)
 
 
-def _plays(view: dict, names: dict[int, str], plays: list[dict], manilhas=()) -> list[dict]:
+def _plays(view: TableView, names: dict[int, str], plays: list[dict], manilhas=()) -> list[dict]:
     """Cards played, as the viewer sees them: where each sits on their screen, its face, whose it is.
     `manilhas`: the hand's, to mark them (a card played face down or that lost its value counts for nothing)."""
     return [
@@ -840,7 +855,7 @@ def _tournament_result(stage: int, prize: tuple[int, int] | None, won: bool) -> 
     }
 
 
-def _last_hand_summary(view: dict, names: dict[int, str]) -> dict | None:
+def _last_hand_summary(view: TableView, names: dict[int, str]) -> dict | None:
     """Who took the hand that just ended, how many points, and why, in words, with the small cards of
     the round that ended it."""
     last = view["last_hand"]

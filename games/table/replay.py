@@ -8,6 +8,7 @@ card and no face-down card's identity in an event), plus the viewer's own dealt 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.utils.translation import gettext as _
 
@@ -35,7 +36,7 @@ class Step:
     vira: dict | None
     trick: list[Play] = field(default_factory=list)
     rounds: list[list[Play]] = field(default_factory=list)
-    hand: list[dict] = field(default_factory=list)
+    hand: list[dict | None] = field(default_factory=list)
 
 
 def replay_steps(match: Match, seats: list[Seat], viewer_seat: int) -> list[Step]:
@@ -108,19 +109,19 @@ def replay_steps(match: Match, seats: list[Seat], viewer_seat: int) -> list[Step
                 trick.append(Play(seat, who, card_face(beneath), True, seat == viewer_seat))
                 snapshot(
                     _("%(name)s plays %(card)s, with a card face down beneath it.")
-                    % {"name": who, "card": card_face(card)["label"]}
+                    % {"name": who, "card": _label(card)}
                 )
             elif down:
                 snapshot(_("%(name)s plays a card face down.") % {"name": who})
             else:
-                snapshot(_("%(name)s plays %(card)s.") % {"name": who, "card": card_face(card)["label"]})
+                snapshot(_("%(name)s plays %(card)s.") % {"name": who, "card": _label(card)})
         elif kind == "card_lost_value":
             snapshot(
                 _("%(name)s's %(card)s counts for nothing: %(hidden)s lay beneath it.")
                 % {
                     "name": who,
-                    "card": card_face(event.get("card"))["label"],
-                    "hidden": card_face(event.get("hidden"))["label"],
+                    "card": _label(event.get("card")),
+                    "hidden": _label(event.get("hidden")),
                 }
             )
         elif kind == "hidden_revealed":
@@ -175,3 +176,8 @@ def _side_names(seats: list[Seat], match: Match, side) -> str:
     """The names of a side's players ("Ana & Zé Bot")."""
     rules = engine.RuleSet.from_dict(match.rules)
     return " & ".join(s.display_name or _("Deleted player") for s in seats if engine.side_of(rules, s.number) == side)
+
+
+def _label(code: str | None) -> str:
+    """A face-up card's accessible label (the code of a card that is shown: never None here)."""
+    return cast(dict, card_face(code))["label"]

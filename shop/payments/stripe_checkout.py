@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from typing import cast
 
 import stripe
 from django.conf import settings
@@ -109,8 +110,8 @@ def handle_webhook(payload: bytes, signature_header: str | None) -> Purchase | N
     if session.get("payment_status") != "paid":
         return None  # e.g. a delayed payment method; async_payment_succeeded comes later
     metadata = session.get("metadata") if isinstance(session.get("metadata"), dict) else {}
-    named = metadata.get("purchase_id") or session.get("client_reference_id")
-    session_id = session.get("id") if isinstance(session.get("id"), str) else ""
+    named = cast(dict, metadata).get("purchase_id") or session.get("client_reference_id")  # a dict: checked above
+    session_id = cast(str, session.get("id") if isinstance(session.get("id"), str) else "")
     purchase_id = _purchase_id(named)
     purchase = None
     if purchase_id is not None:

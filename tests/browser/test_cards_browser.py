@@ -33,7 +33,7 @@ SCREENSHOTS_DIR = os.environ.get("SCREENSHOTS_DIR", "")
 # Mineiro (its fixed manilhas: 4C 7H AS 7D) with face-down cards on. Round 1: Ana's KS lost to the rival's 7D;
 # the rival leads round 2 with the 5S face down; Ana holds the zap (4C) and 3H.
 DEAL = {"hands": [["KS", "4C", "3H"], ["7D", "5S", "QH"]]}
-MOVES = [
+MOVES: list[tuple[int, dict]] = [
     (0, {"do": "play", "card": "KS"}),
     (1, {"do": "play", "card": "7D"}),
     (1, {"do": "play", "card": "5S", "face_down": True}),

@@ -46,7 +46,7 @@ def test_online_mineiro_chosen_on_the_play_page_is_played_to_its_end(fast_ai, li
     expect(page.locator("#status[data-version]")).to_be_visible()
     expect(page.locator("[data-mineiro-style=online]")).to_be_visible()
 
-    clicked = {}
+    clicked: dict = {}
     play_until_result(page, lambda: take_a_turn(page, clicked))
     match = Match.objects.get(seats__user=user)
     assert match.rules["mineiro_style"] == "online"
@@ -81,7 +81,7 @@ def test_a_double_play_at_the_live_table_hides_the_ais_card_until_the_hand_ends(
     expect(page.locator('#scoreboard [data-score="0"]')).to_have_text("2", timeout=10000)
     assert "5S" not in page.content()
 
-    clicked = {}
+    clicked: dict = {}
     play_until_result(page, lambda: take_a_turn(page, clicked))
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED

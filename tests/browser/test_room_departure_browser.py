@@ -26,7 +26,7 @@ SCREENSHOTS_DIR = os.environ.get("SCREENSHOTS_DIR", "")
 
 
 def blue(user) -> int:
-    return wallet.balance(user, wallet.BLUE_COINS)
+    return wallet.balance(user, currency=wallet.BLUE_COINS)
 
 
 def test_a_removed_player_is_told_why_with_the_blue_coin_back_and_so_is_everyone_when_the_room_closes(

@@ -69,7 +69,7 @@ def test_play_then_statistics_leaderboard_achievement_and_replay(
     expect(page.locator("[data-step='2']")).to_be_visible()
     expect(page.locator("[data-step='1']")).to_be_hidden()
     page.click("[data-replay-go=next-hand]")  # an iron hand decides the match: one hand, so the last step
-    expect(page.locator("[data-replay-at]")).to_have_text(page.locator("[data-replay]").get_attribute("data-steps"))
+    expect(page.locator("[data-replay-at]")).to_have_text(page.locator("[data-replay]").get_attribute("data-steps"))  # type: ignore[arg-type]
     page.keyboard.press("PageUp")
     expect(page.locator("[data-replay-at]")).to_have_text("1")
     page.click("[data-replay-go=last]")

@@ -36,7 +36,7 @@ def next_move(match) -> tuple[int, dict]:
 
 async def frames_until(comm, needle: str, seconds: float) -> list[str]:
     """Frames received until one contains `needle` (fails after `seconds`)."""
-    frames = []
+    frames: list = []
     async with asyncio.timeout(seconds):
         while not frames or needle not in frames[-1]:
             frames.append(await comm.receive_from(timeout=seconds))

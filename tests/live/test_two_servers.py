@@ -45,7 +45,7 @@ def play_for(server, match, cookie, seconds: float, sent: list) -> None:
                 continue
             except ConnectionClosed:
                 return
-            found = PLAYABLE.search(frame)
+            found = PLAYABLE.search(frame)  # type: ignore[arg-type]  # a text frame
             if found:
                 ws.send(found.group(1))
                 sent.append(json.loads(found.group(1))["v"])

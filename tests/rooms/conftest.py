@@ -2,7 +2,7 @@
 
 import pytest
 
-from shop import wallet
+from shop import money, wallet
 
 
 @pytest.fixture(autouse=True)
@@ -18,7 +18,9 @@ def person(make_user):
         user = make_user(name)
         have = wallet.balance(user, currency=wallet.BLUE_COINS)
         if have != blue:
-            wallet.change_balance(user, currency=wallet.BLUE_COINS, amount=blue - have, reason="admin_adjustment")
+            wallet.change_balance(
+                user, currency=wallet.BLUE_COINS, amount=blue - have, reason=money.Reason.ADMIN_ADJUSTMENT
+            )
         return user
 
     return make

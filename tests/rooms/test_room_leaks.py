@@ -29,6 +29,7 @@ def full_room(person, rules: dict, score=None, seed=7) -> Match:
     room.refresh_from_db()
     assert room.status == Room.Status.STARTED
     match = room.match
+    assert match is not None  # the full room started it
     if score is not None:
         state = engine.new_match(engine.RuleSet.from_dict(match.rules), seed, score=score)
         match.state, match.score = engine.to_json(state), list(state.score)

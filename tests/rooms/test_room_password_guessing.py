@@ -65,8 +65,8 @@ def seated(user) -> bool:
 def invite_link(client, chief, room) -> str:
     client.force_login(chief)
     html = client.get(f"/rooms/r/{room.code}/").content.decode()
-    field = re.search(r"<input[^>]*data-invite-link[^>]*>", html).group(0)
-    return re.search(r'value="([^"]+)"', field).group(1).replace("&amp;", "&")
+    field = re.search(r"<input[^>]*data-invite-link[^>]*>", html).group(0)  # type: ignore[union-attr]
+    return re.search(r'value="([^"]+)"', field).group(1).replace("&amp;", "&")  # type: ignore[union-attr]
 
 
 def test_five_accounts_from_one_address_get_at_most_ten_guesses_checked(client, person, checked):

@@ -31,7 +31,7 @@ def start_room(chief, others, *, seats=2, partnership=None, spectators=True, sig
 
 
 def client_for(user=None, *, htmx=False) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en", **({"HTTP_HX_REQUEST": "true"} if htmx else {}))
+    client = Client(HTTP_ACCEPT_LANGUAGE="en", **({"HTTP_HX_REQUEST": "true"} if htmx else {}))  # type: ignore[arg-type]
     if user is not None:
         client.force_login(user)
     return client

@@ -145,7 +145,7 @@ def _shape(text: ast.JoinedStr) -> tuple[str | None, ...]:
     """An f-string's literal parts, None for each value put in.
 
     f"stake-hold:{m}:{n}" -> ("stake-hold:", None, ":", None)."""
-    return tuple(part.value if isinstance(part, ast.Constant) else None for part in text.values)
+    return tuple(str(part.value) if isinstance(part, ast.Constant) else None for part in text.values)
 
 
 def key_shapes() -> dict[tuple[str | None, ...], str]:

@@ -24,7 +24,7 @@ from django.urls import NoReverseMatch, URLPattern, URLResolver, get_resolver, r
 from games import engine
 from games.match.tournaments import start_tournament
 from rooms import services as room_services
-from shop import wallet
+from shop import money, wallet
 from shop.models import Item
 from tests.support import queries
 from tests.support.matches import make_table, win_match_for
@@ -79,7 +79,7 @@ def _world(make_user) -> dict[str, object]:
     win_match_for(match, 0)
     player.is_staff = player.is_superuser = True
     player.save()
-    wallet.change_balance(player, currency=wallet.BLUE_COINS, amount=5, reason="admin_adjustment")
+    wallet.change_balance(player, currency=wallet.BLUE_COINS, amount=5, reason=money.Reason.ADMIN_ADJUSTMENT)
     tournament = start_tournament(player, engine.RuleSet(variant="paulista", seats=2))
     room = room_services.create_room(player, options(), is_private=True, name="Mesa", password="segredo1")
     item = Item.objects.filter(is_active=True).first()

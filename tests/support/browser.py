@@ -113,7 +113,11 @@ def quick_control(page, winning: bool):
     """The policy that ends a hand at 6 points: the winning side raises whenever it may; the other raises
     back once and then runs (as tests.support.matches.win_match_for does through the service)."""
     if winning:
-        order = ("#actions [data-action=raise]", "#actions [data-action=accept]", "#actions [data-action=play-hand]")
+        order: tuple[str, ...] = (
+            "#actions [data-action=raise]",
+            "#actions [data-action=accept]",
+            "#actions [data-action=play-hand]",
+        )
     else:
         pending = page.locator("#actions [data-pending-raise]")
         raise_back = pending.count() and int(pending.first.get_attribute("data-pending-raise")) < 9

@@ -1,6 +1,8 @@
 """Scanning what reaches a browser (or a seat's group) for cards its viewer may not see."""
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from games import engine
 from games.engine.cards import CARD_NAMES
@@ -20,7 +22,7 @@ def cards_shown(frame: str) -> set[str]:
     return shown
 
 
-def view_of(state, seat: int | None) -> dict:
+def view_of(state, seat: int | None) -> Mapping[str, Any]:
     """The seat's view, or the spectator view for `seat` None (a spectator's socket)."""
     return engine.seat_view(state, seat) if seat is not None else spectator_view(state)
 

@@ -35,8 +35,8 @@ def _forget_inherited_pools() -> None:
     """A forked child must not hand out the parent's pooled PostgreSQL connections (their sockets
     are shared with the parent, and the pool's worker threads did not survive the fork): it opens
     its own pool on first use."""
-    _inherited_pools.extend(PostgresWrapper._connection_pools.values())
-    PostgresWrapper._connection_pools.clear()
+    _inherited_pools.extend(PostgresWrapper._connection_pools.values())  # type: ignore[attr-defined]  # Django's own
+    PostgresWrapper._connection_pools.clear()  # type: ignore[attr-defined]
 
 
 os.register_at_fork(after_in_child=_reset_after_fork)

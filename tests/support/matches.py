@@ -7,6 +7,7 @@ these helpers do the same from a test's thread, so sockets a test opened see eac
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from django.test import Client
@@ -90,7 +91,7 @@ def play_to_the_end(match: Match, limit: int = 2000) -> None:
         match.refresh_from_db()
         if match.status != Match.Status.ACTIVE:
             return
-        act(match.public_id, 0, human_turn_action(match), match.version)
+        act(match.public_id, 0, human_turn_action(match), match.version)  # type: ignore[arg-type]  # its turn
     raise AssertionError("match did not end")
 
 
@@ -126,7 +127,7 @@ def last_move_to_win(match: Match, side: int, limit: int = 200) -> tuple[int, di
 def _winning_choice(state: engine.MatchState, side: int) -> tuple[int, dict]:
     seat = engine.seats_to_act(state)[0]
     view = engine.seat_view(state, seat)
-    by_kind = {}
+    by_kind: dict[str, Any] = {}
     for action in view["legal_actions"]:
         by_kind.setdefault(action["do"], action)
     pending = view["pending_raise"]
@@ -136,7 +137,7 @@ def _winning_choice(state: engine.MatchState, side: int) -> tuple[int, dict]:
         raise_back = "raise" in by_kind and pending["value"] < 9
         action = by_kind["raise"] if raise_back else by_kind.get("run") or by_kind["accept"]
     else:
-        action = by_kind.get("play") or by_kind.get("accept")
+        action = by_kind.get("play") or by_kind.get("accept")  # type: ignore[assignment]  # one is legal
     return seat, action
 
 

@@ -39,5 +39,5 @@ class PrivateRedis:
             self.process.wait(timeout=10)
             self.process = None
 
-    def keys(self) -> list[bytes]:
+    def keys(self) -> list[bytes | str]:
         return redis.Redis.from_url(self.url).keys("*")

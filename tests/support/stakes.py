@@ -4,14 +4,14 @@ from django.db.models import Sum
 
 from rooms import options as table_options
 from rooms.models import Room
-from shop import wallet
+from shop import money, wallet
 from shop.models import LedgerEntry, Wallet
 
 
 def set_coins(user, coins: int) -> None:
     have = wallet.balance(user, currency=wallet.COINS)
     if have != coins:
-        wallet.change_balance(user, currency=wallet.COINS, amount=coins - have, reason="admin_adjustment")
+        wallet.change_balance(user, currency=wallet.COINS, amount=coins - have, reason=money.Reason.ADMIN_ADJUSTMENT)
 
 
 def set_stake(chief, room: Room, stake: int, **more) -> Room:

@@ -93,7 +93,7 @@ class Command(BaseCommand):
         previous = None
         before, after, publish, fragments, updates = 0.0, 0.0, 0.0, 0, 0
         every_seat = {"alone": 0.0, "shared": 0.0}
-        previous_of = {"alone": {}, "shared": {}}
+        previous_of: dict[str, dict] = {"alone": {}, "shared": {}}
         store = rendering.SharedRenders()
         with translation.override(language):
             for _ in range(moves):

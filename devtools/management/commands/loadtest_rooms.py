@@ -23,6 +23,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from typing import cast
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -33,6 +34,7 @@ from devtools.loadtest import frame_version
 from devtools.management.commands import loadtest_table
 from devtools.management.commands.loadtest_table import ACTION_TIMEOUT_S, MAX_PLAYERS, Fleet, LoadRun, Player
 from games import engine
+from games.models import Match
 from rooms import services
 from rooms.models import PlayAgain, Room
 from shop import money, wallet
@@ -91,7 +93,8 @@ class RoomFleet(Fleet):
         for player in others:
             services.join_room(player.user, room.code)
         room.refresh_from_db()
-        self.moved_to(table, room.match.public_id, room.match_id)
+        match = cast(Match, room.match)  # the last seat started it
+        self.moved_to(table, match.public_id, match.pk)
 
     def say_yes(self, player: Player, finished: str) -> bool:
         """POST this player's yes to "Play again" (with a CSRF token of our own, as a browser's cookie and
@@ -125,6 +128,7 @@ class RoomFleet(Fleet):
 
 
 class RoomRun(LoadRun):
+    fleet: RoomFleet
     times_the_ai = False  # no AI at these tables: the turn waits are the other people's thinking
 
     def __init__(self, players: list[Player], fleet: RoomFleet, *, ramp_s: float, **kwargs):

@@ -22,6 +22,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import websockets
 from asgiref.sync import sync_to_async
@@ -61,11 +62,14 @@ CLOSE_NOT_FOUND = 4404
 FLOOR_GROUP_SIZE = 4
 FLOOR_PATH = "/ws/bench/floor/{group}/"
 
+if TYPE_CHECKING:
+    from accounts.models import User
+
 
 @dataclass
 class Player:
     index: int
-    user: object
+    user: User
     cookie: str
     ws_base: str
     origin: str
@@ -231,7 +235,7 @@ class LoadRun:
         try:
             ws = await websockets.connect(
                 url,
-                origin=player.origin,
+                origin=player.origin,  # type: ignore[arg-type]  # websockets' Origin: a NewType of str
                 additional_headers={"Cookie": player.cookie},
                 open_timeout=ACTION_TIMEOUT_S,
                 max_size=2**20,
@@ -289,7 +293,7 @@ class LoadRun:
                 regions = self.read(player, view, frame)
                 version = frame_version(regions)
                 timed = self.times_the_ai and version_before is not None and version is not None
-                if timed and version > version_before:
+                if timed and version_before is not None and version is not None and version > version_before:
                     # Each AI move waited for was due its designed delay after the version before it.
                     designed += sum(
                         ai_delay(player.match_pk, v).total_seconds() for v in range(version_before, version)
@@ -388,7 +392,7 @@ class FloorRun:
     async def one_socket(self, index: int, ws_base: str, origin: str, end_at: float) -> None:
         url = ws_base + FLOOR_PATH.format(group=index // FLOOR_GROUP_SIZE)
         try:
-            async with websockets.connect(url, origin=origin, open_timeout=ACTION_TIMEOUT_S, ping_interval=None) as ws:
+            async with websockets.connect(url, origin=origin, open_timeout=ACTION_TIMEOUT_S, ping_interval=None) as ws:  # type: ignore[arg-type]
                 # Each socket starts at its own moment within one think time, as people's moves are
                 # spread in time: all of them sending in the same millisecond, every second, measured
                 # a burst the server takes to drain, not a push (p95 117-315 ms on an idle server).
@@ -420,7 +424,9 @@ async def server_cpu_seconds(urls: list[str]) -> dict[int, float] | None:
         ws_base, origin = loopback_endpoint(url)
         try:
             async with websockets.connect(
-                ws_base + FLOOR_PATH.format(group="0"), origin=origin, open_timeout=ACTION_TIMEOUT_S
+                ws_base + FLOOR_PATH.format(group="0"),
+                origin=origin,  # type: ignore[arg-type]  # websockets' Origin: a NewType of str
+                open_timeout=ACTION_TIMEOUT_S,
             ) as ws:
                 await ws.send(json.dumps({"cpu": 1}))
                 answer = json.loads(await asyncio.wait_for(ws.recv(), ACTION_TIMEOUT_S))

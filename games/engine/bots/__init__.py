@@ -7,8 +7,10 @@ every decision draws its randomness from ``rng``, so a seeded match replays exac
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
-from ..state import Action
+from ..state import Action, ActionDict
+from ..view import SeatView
 from .search import search_bot
 from .simple import easy_bot, random_bot
 from .strategic import hard_bot, medium_bot
@@ -16,7 +18,13 @@ from .styles import STYLE_BOTS, STYLE_LEVELS
 
 # The levels a table may seat (the Play page's choices), weakest first; expert is the search bot.
 BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
-_BOTS = {"random": random_bot, "easy": easy_bot, "medium": medium_bot, "hard": hard_bot, "expert": search_bot}
+_BOTS: dict[str, Callable[[SeatView, random.Random], ActionDict]] = {
+    "random": random_bot,
+    "easy": easy_bot,
+    "medium": medium_bot,
+    "hard": hard_bot,
+    "expert": search_bot,
+}
 # The style bots (bots/styles.py) are for measurement only: the arena plays them, tables do not.
 _BOTS.update(STYLE_BOTS)
 # Every level choose_action knows; the arena's panel is all of them.
@@ -27,7 +35,7 @@ PANEL_LEVELS = STYLE_LEVELS + BOT_LEVELS
 SEARCH_LEVELS = ("expert",)
 
 
-def choose_action(level: str, view: dict, rng: random.Random) -> Action:
+def choose_action(level: str, view: SeatView, rng: random.Random) -> Action:
     """The action the bot of ``level`` takes for the seat whose ``view`` this is.
 
     Always one of ``view["legal_actions"]``; ValueError if the level is unknown or the seat has
@@ -45,7 +53,7 @@ def choose_action(level: str, view: dict, rng: random.Random) -> Action:
     return Action.from_dict(chosen)
 
 
-def decide(level: str, view: dict, seed: str | int) -> Action:
+def decide(level: str, view: SeatView, seed: str | int) -> Action:
     """``choose_action`` with a fresh ``random.Random(seed)``: a plain function of plain data, so a
     thread or another process can run it (games.table.thinking decides the tables' bot moves this way)."""
     return choose_action(level, view, random.Random(seed))

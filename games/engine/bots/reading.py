@@ -6,11 +6,15 @@ cannot see a hidden card by accident.  ``Reading`` is built once per decision.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import product
+from typing import cast
 
 from ..cards import CARD_NAMES, RANKS, deck_cards
 from ..match import TIE, hand_outcome
+from ..state import ActionDict, PlayView
+from ..view import SeatView
 
 MANILHA_BASE = 10
 MY_SIDE, THEIR_SIDE = 0, 1
@@ -20,7 +24,7 @@ MY_SIDE, THEIR_SIDE = 0, 1
 PARTNER_LIFT = 0.18
 
 
-def base_stake(view: dict) -> int:
+def base_stake(view: SeatView) -> int:
     """What a hand is worth before anyone raises it (RULES §6)."""
     return 1 if view["rules"]["variant"] == "paulista" else 2
 
@@ -69,12 +73,34 @@ class Reading:
         "partnership",
         "all_tied_dealer",
     )
+    view: SeatView
+    seat: int
+    side: int
+    seats: int
+    side_of: list[int]
+    strength: dict[str, int]
+    hand: list[str]
+    unseen: list[str]
+    weaker: list[float]
+    opponents_per_round: int
+    partner_cards: list[str]
+    results: list[int]
+    trick: list[PlayView]
+    trick_best: int
+    trick_best_side: int | None
+    opps_left: int
+    partner_left: bool
+    me_played: bool
+    dealer_side: int
+    partnership: bool
+    all_tied_dealer: bool
 
-    def __init__(self, view: dict, track_played: bool = True):
+    def __init__(self, view: SeatView, track_played: bool = True):
         self.view = view
         rules = view["rules"]
-        self.seat = seat = view["seat"]
-        self.side = side = view["side"]
+        # A bot reads a seat's view, never a spectator's: seat and side are set (types only, no check).
+        self.seat = seat = cast(int, view["seat"])
+        self.side = side = cast(int, view["side"])
         self.seats = n = view["seats"]
         side_of = [0] * n
         for s_index, members in enumerate(view["sides"]):
@@ -115,9 +141,10 @@ class Reading:
             for r in view["rounds"]
         ]
         self.trick = view["trick"]
-        best, best_side = -1, None
+        best = -1
+        best_side: int | None = None
         for play in self.trick:
-            s = -1 if play["face_down"] else st[play["card"]]
+            s = -1 if play["face_down"] else st[cast(str, play["card"])]  # a face-up card is named
             mine = side_of[play["seat"]] == side
             if s > best:
                 best, best_side = s, (MY_SIDE if mine else THEIR_SIDE)
@@ -204,7 +231,9 @@ class Reading:
         return _hand_chance(tuple(self.results), tuple(chances), self.all_tied_dealer, self.dealer_side)
 
 
-def _hand_chance(results, chances, all_tied_dealer, dealer_side) -> float:
+def _hand_chance(
+    results: tuple[int, ...], chances: tuple[float, ...], all_tied_dealer: bool, dealer_side: int
+) -> float:
     """Sum over win/lose outcomes of the remaining rounds of the chance my side wins."""
     total = 0.0
     for outcome in product((MY_SIDE, THEIR_SIDE), repeat=len(chances)):
@@ -218,7 +247,7 @@ def _hand_chance(results, chances, all_tied_dealer, dealer_side) -> float:
     return total
 
 
-def hand_winner(results, outcomes, all_tied_dealer: bool, dealer_side: int) -> int | None:
+def hand_winner(results: Iterable[int], outcomes: Iterable[int], all_tied_dealer: bool, dealer_side: int) -> int | None:
     """The side that wins the hand after the finished ``results`` when the rounds still to play go
     ``outcomes`` (each the side winning it), stopping at the round that decides; None if none does."""
     seq = list(results)
@@ -231,7 +260,7 @@ def hand_winner(results, outcomes, all_tied_dealer: bool, dealer_side: int) -> i
     return decided[0] if decided else None
 
 
-def double_play(reading: Reading, legal) -> dict:
+def double_play(reading: Reading, legal: Sequence[ActionDict]) -> ActionDict:
     """Online Mineiro's double play: the stronger card face up, the weaker one hidden beneath.
 
     The face-up cards decide the hand unless they tie, so the stronger card does the most good

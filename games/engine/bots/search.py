@@ -18,13 +18,29 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Any, TypedDict, cast
 
 from ..cards import CARD_INDEX, MANILHA_BASE, deck_cards
 from ..match import TIE, apply, in_double_round, legal_actions, seats_to_act
-from ..rules import RuleSet, facts_for
-from ..state import ACCEPT, PLAY, RAISE, RUN, Action, _blank, double_play, strengths_for
+from ..rules import RuleFacts, RuleSet, facts_for
+from ..state import (
+    ACCEPT,
+    PLAY,
+    RAISE,
+    RUN,
+    Action,
+    ActionDict,
+    Hand,
+    MatchState,
+    Play,
+    _blank,
+    double_play,
+    strengths_for,
+)
+from ..view import SeatView
 from .reading import hand_winner
 from .strategic import match_chances
 
@@ -60,8 +76,21 @@ PARTNER_ROUND = 0.25
 RAISE_FLOOR, RAISE_MID, RAISE_WIDTH = 0.12, 0.62, 0.08
 SHOWED_FLOOR, SHOWED_MID, SHOWED_WIDTH = 0.3, 0.45, 0.12
 
+# The shapes of a decision (types only).
+Slots = list[tuple[int, int]]  # (seat, how many unseen cards it holds)
+Down = tuple[str, int, int]  # (where: "round", "trick" or "beneath", round index, play index)
+Curve = tuple[float, float, float]  # (floor, mid, width) of a logistic
+Evidence = list[tuple[int, Curve]]  # (seat, or -1 for the side's most confident seat; its curve)
 
-def search_bot(view: dict, rng: random.Random, budget: SearchBudget | None = None) -> dict:
+
+class SearchStats(TypedDict):
+    worlds: int
+    playouts: int
+    candidates: int
+    stopped_early: bool
+
+
+def search_bot(view: SeatView, rng: random.Random, budget: SearchBudget | None = None) -> ActionDict:
     """The action (as in ``view["legal_actions"]``) the search prefers; ``budget`` None is
     ``DEFAULT_BUDGET`` as it stands when called."""
     return Search(view, rng, budget).best()
@@ -70,19 +99,22 @@ def search_bot(view: dict, rng: random.Random, budget: SearchBudget | None = Non
 class Search:
     """One decision: the rebuilt hand, the worlds, and the playouts; ``stats`` says what it did."""
 
-    def __init__(self, view: dict, rng: random.Random, budget: SearchBudget | None = None):
+    _downs: list[Down]  # set by _rebuild
+    _needed: int
+
+    def __init__(self, view: SeatView, rng: random.Random, budget: SearchBudget | None = None):
         self.view = view
         self.rng = rng
         self.budget = DEFAULT_BUDGET if budget is None else budget
         self.rules = RuleSet.from_dict(view["rules"])
         self.t = facts_for(self.rules)
-        self.seat = view["seat"]
+        self.seat = cast(int, view["seat"])  # a seat's view: the bot decides for a seat
         self.side = self.t.side_of[self.seat]
-        self.stats = {"worlds": 0, "playouts": 0, "candidates": 0, "stopped_early": False}
+        self.stats: SearchStats = {"worlds": 0, "playouts": 0, "candidates": 0, "stopped_early": False}
 
     # --- the decision ---------------------------------------------------------------------
 
-    def best(self) -> dict:
+    def best(self) -> ActionDict:
         legal = self.view["legal_actions"]
         if not legal:
             raise ValueError(f"seat {self.seat} has nothing to do now")
@@ -110,7 +142,7 @@ class Search:
         theirs = max(p for s, p in enumerate(view["score"]) if s != self.side)
         return theirs + view["stake"] >= view["target"]
 
-    def _candidates(self, state):
+    def _candidates(self, state: MatchState) -> list[Action]:
         """The legal actions worth comparing: every face-up card, the weakest card face down (the
         only card worth hiding is one thrown away), raise, accept, run."""
         actions = legal_actions(state, self.seat)
@@ -123,14 +155,16 @@ class Search:
             # Online Mineiro's double play: the stronger card face up is never worse (the face-up
             # cards decide unless they tie, and a lower face-up card can lose its value), so the
             # other order is not worth a playout.
-            actions = [a for a in actions if a.hidden is None or st[CARD_INDEX[a.card]] >= st[CARD_INDEX[a.hidden]]]
+            actions = [
+                a for a in actions if a.hidden is None or st[CARD_INDEX[cast(str, a.card)]] >= st[CARD_INDEX[a.hidden]]
+            ]
         downs = [a for a in actions if a.kind == "play" and a.face_down]
         if downs:
-            weakest = min(downs, key=lambda a: st[CARD_INDEX[a.card]])
+            weakest = min(downs, key=lambda a: st[CARD_INDEX[cast(str, a.card)]])  # a play names its card
             actions = [a for a in actions if not (a.kind == "play" and a.face_down) or a is weakest]
         return actions
 
-    def _evaluate(self, worlds, candidates) -> list[float]:
+    def _evaluate(self, worlds: list[MatchState], candidates: list[Action]) -> list[float]:
         deadline = None if self.budget.max_ms is None else time.perf_counter() + self.budget.max_ms / 1000
         totals = [0.0] * len(candidates)
         done = 0
@@ -146,12 +180,12 @@ class Search:
                 break
         return [total / max(done, 1) for total in totals]
 
-    def _value_fn(self):
+    def _value_fn(self) -> Callable[[MatchState], float]:
         """The chance my side wins the match from a state at the end of the hand."""
         t, side = self.t, self.side
         mwp = match_chances(t.ladder, t.target)
 
-        def value(state):
+        def value(state: MatchState) -> float:
             if state.over:
                 return 1.0 if state.winner == side else 0.0
             score = state.score
@@ -162,7 +196,7 @@ class Search:
 
     # --- rebuilding the hand from the view ------------------------------------------------
 
-    def _rebuild(self):
+    def _rebuild(self) -> tuple[MatchState, Slots, list[int]]:
         """A state with everything the view shows, the unseen cards left as slots to fill.
 
         Returns (skeleton state, slots, pool): slots are (kind, seat, count) with kind "hand"
@@ -171,20 +205,20 @@ class Search:
         """
         view, t = self.view, self.t
         st = strengths_for(t, CARD_INDEX[view["vira"]] if view["vira"] else -1)
-        known = set()
-        hands = [None] * t.seats
-        hands[self.seat] = tuple(CARD_INDEX[c] for c in view["hand"])
-        known.update(hands[self.seat])
+        known: set[int] = set()
+        hands: list[Hand | None] = [None] * t.seats
+        hands[self.seat] = own = tuple(CARD_INDEX[c] for c in view["hand"])
+        known.update(own)
         for s, cards in view["partner_hands"].items():
-            hands[int(s)] = tuple(CARD_INDEX[c] for c in cards)
-            known.update(hands[int(s)])
+            hands[int(s)] = partner = tuple(CARD_INDEX[c] for c in cards)
+            known.update(partner)
         vira = CARD_INDEX[view["vira"]] if view["vira"] else -1
         if vira >= 0:
             known.add(vira)
-        downs = []  # (where, index) of face-down cards whose identity is unknown
-        rounds = []
+        downs: list[Down] = []  # (where, index) of face-down cards whose identity is unknown
+        rounds: list[list[Any]] = []  # [winner side, winner seat, plays]
         for r_index, rnd in enumerate(view["rounds"]):
-            plays = []
+            plays: list[Play] = []
             for p_index, p in enumerate(rnd["plays"]):
                 card = CARD_INDEX[p["card"]] if p["card"] else -1
                 if card >= 0:
@@ -195,7 +229,8 @@ class Search:
             ws = TIE if rnd["winner_side"] is None else rnd["winner_side"]
             wseat = TIE if rnd["winner_seat"] is None else rnd["winner_seat"]
             rounds.append([ws, wseat, plays])
-        trick, hidden = [], []
+        trick: list[Play] = []
+        hidden: list[tuple[int, int]] = []
         for p_index, p in enumerate(view["trick"]):
             card = CARD_INDEX[p["card"]] if p["card"] else -1
             if card >= 0:
@@ -204,7 +239,7 @@ class Search:
                 downs.append(("trick", 0, p_index))
             trick.append((p["seat"], card, p["face_down"]))
             if p.get("double"):
-                beneath = CARD_INDEX[p["hidden"]] if p.get("hidden") else -1
+                beneath = CARD_INDEX[cast(str, p["hidden"])] if p.get("hidden") else -1
                 if beneath >= 0:
                     known.add(beneath)
                 else:
@@ -220,17 +255,18 @@ class Search:
         state.dealer = view["dealer"]
         state.hand_number = view["hand_number"]
         state.fixed_deals = ()
-        state.hands = tuple(hands)
+        state.hands = cast(tuple[Hand, ...], tuple(hands))  # the unseen seats' None: filled in each world
         state.stock = ()
         state.vira = vira
         state.strength = st
         state.trick = tuple(trick)
         state.hidden = tuple(hidden)
         state.rounds = tuple((ws, wseat, tuple(plays)) for ws, wseat, plays in rounds)
-        state.turn = view["turn"]
-        state.leader = trick[0][0] if trick else view["turn"]
+        # The search decides in a match under way: there is a turn and a hand (types only, no check).
+        state.turn = turn = cast(int, view["turn"])
+        state.leader = trick[0][0] if trick else turn
         pending = view["pending_raise"]
-        kind = view["hand_kind"]
+        kind = cast(str, view["hand_kind"])
         state.kind = kind
         state.stake = view["stake"]
         state.level = t.ladder.index(view["stake"]) if kind == "normal" else 0
@@ -256,7 +292,7 @@ class Search:
         self._needed = sum(n for _, n in slots) + len(downs)
         return state, slots, pool
 
-    def _last_raise_side(self, state) -> int:
+    def _last_raise_side(self, state: MatchState) -> int:
         """Which side made the last (accepted) raise: not in the view, but my legal actions tell."""
         if state.level == 0:
             return TIE
@@ -270,11 +306,12 @@ class Search:
 
     # --- worlds ---------------------------------------------------------------------------
 
-    def _worlds(self, skeleton, slots, pool, count):
+    def _worlds(self, skeleton: MatchState, slots: Slots, pool: list[int], count: int) -> list[MatchState]:
         """``count`` full states consistent with the view, drawn in proportion to the weights."""
         evidence = self._evidence(skeleton)
         draws = count * (self.budget.pool_factor if evidence else 1)
-        worlds, weights = [], []
+        worlds: list[MatchState] = []
+        weights: list[float] = []
         rng = self.rng
         for _ in range(draws):
             world = self._deal(skeleton, slots, pool, rng)
@@ -289,7 +326,8 @@ class Search:
         # Systematic resampling: one draw from rng, evenly spaced picks through the weights.
         step = total / count
         point = rng.random() * step
-        chosen, acc, i = [], weights[0], 0
+        chosen: list[MatchState] = []
+        acc, i = weights[0], 0
         for _ in range(count):
             while acc < point and i < len(weights) - 1:
                 i += 1
@@ -298,7 +336,7 @@ class Search:
             point += step
         return chosen
 
-    def _deal(self, skeleton, slots, pool, rng):
+    def _deal(self, skeleton: MatchState, slots: Slots, pool: list[int], rng: random.Random) -> MatchState:
         # Only the cards that fill a slot are drawn; the rest (the stock) never matters in a playout.
         cards = rng.sample(pool, self._needed)
         world = skeleton.copy()
@@ -309,7 +347,7 @@ class Search:
             k += n
         world.hands = tuple(hands)
         if self._downs:
-            rounds = [list(r) for r in skeleton.rounds]
+            rounds: list[list[Any]] = [list(r) for r in skeleton.rounds]
             trick = list(skeleton.trick)
             hidden = list(skeleton.hidden)
             for where, r_index, p_index in self._downs:
@@ -331,10 +369,10 @@ class Search:
         world.stock = ()
         return world
 
-    def _evidence(self, state):
+    def _evidence(self, state: MatchState) -> Evidence:
         """What the other side did that its cards explain: (seat, curve) pairs, weighted per world."""
         t, side = self.t, self.side
-        out = []
+        out: Evidence = []
         if state.pending is not None and t.side_of[state.pending[0]] != side:
             out.append((state.pending[0], (RAISE_FLOOR, RAISE_MID, RAISE_WIDTH)))
         elif state.kind == "normal" and state.level > 0:
@@ -346,7 +384,7 @@ class Search:
         return out
 
 
-def _pick(candidates, values, raise_is_free=False):
+def _pick(candidates: Sequence[Action], values: Sequence[float], raise_is_free: bool = False) -> Action:
     """The best value; near-ties (within 1e-9: the action cannot change anything in any world) go to
     a raise when ``raise_is_free`` (losing the hand loses the match anyway, so the raise costs
     nothing and a real opponent may run from it), then to a face-down card (it tells the others
@@ -368,10 +406,11 @@ def _logistic(x: float) -> float:
         return 0.0
     if x > 30:
         return 1.0
-    return 1.0 / (1.0 + 2.718281828459045 ** (-x))
+    power: float = 2.718281828459045 ** (-x)  # float ** float is typed Any (it may be complex)
+    return 1.0 / (1.0 + power)
 
 
-def _weight(world, evidence, side) -> float:
+def _weight(world: MatchState, evidence: Evidence, side: int) -> float:
     """How likely the other side's actions are with the cards this world gives them."""
     w = 1.0
     t = world.facts
@@ -387,7 +426,7 @@ def _weight(world, evidence, side) -> float:
 # --- the fast policy ----------------------------------------------------------------------
 
 
-def _play_out(state, hand_number):
+def _play_out(state: MatchState, hand_number: int) -> MatchState:
     """Play ``state`` to the end of its hand with the fast policy for every seat."""
     while not state.over and state.hand_number == hand_number:
         seat = seats_to_act(state)[0]
@@ -395,7 +434,7 @@ def _play_out(state, hand_number):
     return state
 
 
-def fast_policy(state, seat):
+def fast_policy(state: MatchState, seat: int) -> Action:
     """A cheap, deterministic player that sees only its own cards and the table."""
     t = state.facts
     if state.deciding:
@@ -417,17 +456,18 @@ def fast_policy(state, seat):
     return _card_play(state, seat)
 
 
-def _accepts(state, seat, c) -> bool:
+def _accepts(state: MatchState, seat: int, c: float) -> bool:
     """Whether a seat that wins the hand with chance ``c`` takes the raise, judged by the chance to
     win the match as the bot itself judges: the old rule (break-even on the stake + 5 points) was
     blind to the score and ran from raises whose refusal handed the other side the match, so the
     search expected its raises over a raised hand (to 6, 9, 12) to be run from far more often
     than they are (docs/engine.md, "What the playouts got wrong at 4 seats")."""
     t = state.facts
+    # Called with a raise pending (fast_policy): no check in the playouts' hot path.
     pending = state.pending
-    asked = t.ladder[pending[1]]
+    asked = t.ladder[pending[1]]  # type: ignore[index]
     stake = state.stake
-    asker_side = t.side_of[pending[0]]
+    asker_side = t.side_of[pending[0]]  # type: ignore[index]
     score = state.score
     if score[asker_side] + stake >= t.target:
         return True  # running hands them the match; taking it leaves a chance
@@ -440,7 +480,7 @@ def _accepts(state, seat, c) -> bool:
     return p * mwp(mine + asked, theirs) + (1.0 - p) * mwp(mine, theirs + asked) >= mwp(mine, theirs + stake)
 
 
-def _may_be_strong(state, seat) -> bool:
+def _may_be_strong(state: MatchState, seat: int) -> bool:
     """A cheap filter before ``seat_chance``: a raising hand holds an A or better, or has won a round."""
     st = state.strength
     if any(st[c] >= RAISE_CARD for c in state.hands[seat]):
@@ -449,7 +489,7 @@ def _may_be_strong(state, seat) -> bool:
     return any(ws == side for ws, _, _ in state.rounds)
 
 
-def _card_play(state, seat):
+def _card_play(state: MatchState, seat: int) -> Action:
     hand = state.hands[seat]
     st = state.strength
     if state.facts.online and in_double_round(state):
@@ -502,10 +542,10 @@ def _at_most(strength: tuple[int, ...], variant: str, deck: str) -> tuple[float,
 
 
 @lru_cache(maxsize=512)
-def _winning_masks(results: tuple[int, ...], future: int, all_tied_dealer: bool, dealer_mine: bool):
+def _winning_masks(results: tuple[int, ...], future: int, all_tied_dealer: bool, dealer_mine: bool) -> tuple[int, ...]:
     """Bit masks over the ``future`` rounds still to decide (bit i set: my side wins round i) that
     win my side the hand, given the finished ``results`` (0 mine, 1 theirs, -1 tied)."""
-    masks = []
+    masks: list[int] = []
     dealer_side = 0 if dealer_mine else 1
     for mask in range(1 << future):
         outcomes = [0 if mask >> i & 1 else 1 for i in range(future)]
@@ -514,13 +554,13 @@ def _winning_masks(results: tuple[int, ...], future: int, all_tied_dealer: bool,
     return tuple(masks)
 
 
-_CHANCES: dict = {}
+_CHANCES: dict[tuple[Any, ...], float] = {}
 # (id of a strength table, facts) -> (that table, its _beats, its _at_most): the table is kept, so its
 # id stays its own.
-_BEATS_BY_ID: dict = {}
+_BEATS_BY_ID: dict[tuple[int, RuleFacts], tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]]] = {}
 
 
-def seat_chance(state, seat) -> float:
+def seat_chance(state: MatchState, seat: int) -> float:
     """The chance ``seat`` gives its side of winning the hand, judged from its own cards, the cards
     on the felt and the rounds so far (every unseen card taken as a random deck card; a partner
     still to play in the round under way as one playing its best card)."""
@@ -574,7 +614,9 @@ def seat_chance(state, seat) -> float:
     return chance
 
 
-def _round_with_partner(beats, at_most, top, theirs, left, partner_cards) -> float:
+def _round_with_partner(
+    beats: tuple[float, ...], at_most: tuple[float, ...], top: int, theirs: int, left: int, partner_cards: int
+) -> float:
     """The chance my side takes the round under way when my side shows ``top`` so far and a partner
     still to play holds ``partner_cards`` unseen cards: the side's card is the better of ``top``
     and the partner's best, and it must beat ``theirs`` and each of the ``left`` cards still to
@@ -597,7 +639,18 @@ def _round_with_partner(beats, at_most, top, theirs, left, partner_cards) -> flo
 
 
 def _seat_chance(
-    t, side, beats, at_most, results, dealer_mine, hand, mine, theirs, left, has_played, partner_cards
+    t: RuleFacts,
+    side: int,
+    beats: tuple[float, ...],
+    at_most: tuple[float, ...],
+    results: tuple[int, ...],
+    dealer_mine: bool,
+    hand: tuple[int, ...],
+    mine: int,
+    theirs: int,
+    left: int,
+    has_played: bool,
+    partner_cards: int,
 ) -> float:
     future = 3 - len(results)
     masks = _winning_masks(results, future, t.all_tied_dealer, dealer_mine)
@@ -606,6 +659,7 @@ def _seat_chance(
     opponents = t.seats - len(t.side_seats[side])
     partner = PARTNER_ROUND if len(t.side_seats[side]) > 1 else 0.0
     trick_empty = mine < 0 and theirs < 0 and left == opponents
+    options: list[tuple[int | None, tuple[int, ...]]]
     if has_played or not hand:
         options = [(None, hand)]
     else:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
+from ..state import ActionDict
+from ..view import SeatView
 from .reading import MY_SIDE, Reading, base_stake, double_play
 
 # The easy bot raises so that a beginner gets trucos to answer: on a turn where it may raise the
@@ -15,12 +18,12 @@ EASY_RAISE = 0.2
 EASY_BLUFF = 0.04
 
 
-def random_bot(view: dict, rng: random.Random) -> dict:
+def random_bot(view: SeatView, rng: random.Random) -> ActionDict:
     """A uniformly random legal action (the arena's baseline)."""
     return rng.choice(view["legal_actions"])
 
 
-def easy_bot(view: dict, rng: random.Random) -> dict:
+def easy_bot(view: SeatView, rng: random.Random) -> ActionDict:
     """Highest card when it wins the round, else lowest; calls truco now and then (EASY_RAISE);
     takes raises with decent cards only."""
     legal = view["legal_actions"]
@@ -47,5 +50,5 @@ def easy_bot(view: dict, rng: random.Random) -> dict:
     return min(plays, key=lambda a: st[a["card"]])
 
 
-def _pick(legal, kind):
+def _pick(legal: Sequence[ActionDict], kind: str) -> ActionDict:
     return next(a for a in legal if a["do"] == kind)

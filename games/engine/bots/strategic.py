@@ -14,9 +14,13 @@ differently at 0-0 than at 10-11).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import cast
 
 from ..rules import stake_ladder
+from ..state import ActionDict
+from ..view import HandOfEleven, PendingRaise, RaiseOffer, SeatView
 from .reading import MY_SIDE, THEIR_SIDE, Reading, base_stake, double_play
 
 
@@ -26,17 +30,17 @@ class Judgement:
     def __init__(
         self,
         *,
-        track_played,
-        raise_at,
-        bluff,
-        reraise_at,
-        accept_at,
-        eleven_at,
-        by_score,
-        respect_raise,
-        eleven_by_score=False,
-        partner_raise_at=None,
-    ):
+        track_played: bool,
+        raise_at: float,
+        bluff: float,
+        reraise_at: float,
+        accept_at: float,
+        eleven_at: float,
+        by_score: bool,
+        respect_raise: float,
+        eleven_by_score: bool = False,
+        partner_raise_at: float | None = None,
+    ) -> None:
         self.track_played = track_played
         self.raise_at = raise_at  # raise on my turn from this chance to win the hand
         self.bluff = bluff  # chance of raising a weak hand at the first raise
@@ -76,15 +80,15 @@ HARD = Judgement(
 )
 
 
-def medium_bot(view: dict, rng: random.Random) -> dict:
+def medium_bot(view: SeatView, rng: random.Random) -> ActionDict:
     return decide(view, rng, MEDIUM)
 
 
-def hard_bot(view: dict, rng: random.Random) -> dict:
+def hard_bot(view: SeatView, rng: random.Random) -> ActionDict:
     return decide(view, rng, HARD)
 
 
-def decide(view: dict, rng: random.Random, judgement: Judgement) -> dict:
+def decide(view: SeatView, rng: random.Random, judgement: Judgement) -> ActionDict:
     legal = view["legal_actions"]
     kinds = {a["do"] for a in legal}
     reading = Reading(view, track_played=judgement.track_played)
@@ -100,22 +104,23 @@ def decide(view: dict, rng: random.Random, judgement: Judgement) -> dict:
 # --- betting ------------------------------------------------------------------------------------
 
 
-def _only(legal, kind):
+def _only(legal: Sequence[ActionDict], kind: str) -> ActionDict:
     return next(a for a in legal if a["do"] == kind)
 
 
-def _scores(reading):
+def _scores(reading: Reading) -> tuple[int, int]:
     score = reading.view["score"]
     mine = score[reading.side]
     theirs = max(p for i, p in enumerate(score) if i != reading.side)
     return mine, theirs
 
 
-def _wants_to_raise(reading, rng, judgement) -> bool:
+def _wants_to_raise(reading: Reading, rng: random.Random, judgement: Judgement) -> bool:
     view = reading.view
     p = reading.win_chance()
     raise_at = judgement.partner_raise_at if reading.partnership else judgement.raise_at
-    stake, asked = view["stake"], view["next_raise"]["value"]
+    # Asked only when a raise is legal, so there is a next raise.
+    stake, asked = view["stake"], cast(RaiseOffer, view["next_raise"])["value"]
     if judgement.by_score:
         mine, theirs = _scores(reading)
         mwp = match_chances(_ladder(view), view["target"])
@@ -132,17 +137,17 @@ def _wants_to_raise(reading, rng, judgement) -> bool:
     return view["stake"] == base_stake(view) and len(reading.results) < 2 and p < 0.3 and rng.random() < judgement.bluff
 
 
-def _ladder(view) -> tuple[int, ...]:
+def _ladder(view: SeatView) -> tuple[int, ...]:
     """The stake ladder of this match (online Mineiro: 2, 4, 8 and the target, its nine)."""
     rules = view["rules"]
     return stake_ladder(rules["variant"], rules.get("mineiro_style", "classic"), view["target"])
 
 
-def _answer_raise(reading, legal, judgement):
+def _answer_raise(reading: Reading, legal: Sequence[ActionDict], judgement: Judgement) -> ActionDict:
     view = reading.view
     kinds = {a["do"] for a in legal}
     p = reading.win_chance() * judgement.respect_raise
-    pending = view["pending_raise"]
+    pending = cast(PendingRaise, view["pending_raise"])  # a raise waits for this answer
     stake, asked = view["stake"], pending["value"]
     if judgement.by_score:
         mine, theirs = _scores(reading)
@@ -163,16 +168,16 @@ def _answer_raise(reading, legal, judgement):
     return _only(legal, "accept" if p >= needed else "run")
 
 
-def _next_value(view, asked):
+def _next_value(view: SeatView, asked: int) -> int:
     ladder = _ladder(view)
     return ladder[min(ladder.index(asked) + 1, len(ladder) - 1)]
 
 
-def _decide_hand_of_eleven(reading, legal, judgement):
+def _decide_hand_of_eleven(reading: Reading, legal: Sequence[ActionDict], judgement: Judgement) -> ActionDict:
     view = reading.view
     p = reading.win_chance()
     if judgement.by_score:
-        eleven = view["hand_of_eleven"]
+        eleven = cast(HandOfEleven, view["hand_of_eleven"])  # deciding one: it is a hand of eleven/ten
         mine, theirs = _scores(reading)
         mwp = match_chances(_ladder(view), view["target"])
         play = p * mwp(mine + eleven["value"], theirs) + (1 - p) * mwp(mine, theirs + eleven["value"])
@@ -202,15 +207,15 @@ def eleven_threshold(variant: str, target: int, theirs: int) -> float:
     base, value = ladder[0], ladder[1]
     threshold = target - base
 
-    def after(b):  # my chance to win the match from (threshold, b) before the cards are seen
+    def after(b: int) -> float:  # my chance to win the match from (threshold, b) before the cards are seen
         if b >= target:
             return 0.0
         if b >= threshold:
             return 0.5
         return values[b]
 
-    values = {}
-    needed = {}
+    values: dict[int, float] = {}
+    needed: dict[int, float] = {}
     for b in range(threshold - 1, -1, -1):
         lose, run = after(b + value), after(b + base)
         t = min(1.0, max(0.0, (run - lose) / (1.0 - lose)))
@@ -220,7 +225,7 @@ def eleven_threshold(variant: str, target: int, theirs: int) -> float:
 
 
 @lru_cache(maxsize=8)
-def match_chances(ladder: tuple[int, ...], target: int):
+def match_chances(ladder: tuple[int, ...], target: int) -> Callable[[int, int], float]:
     """mwp(mine, theirs): chance of winning the match from this score, hands won 50/50.
 
     A rough model (a hand is worth base, truco or six points; at the threshold it is worth
@@ -230,9 +235,9 @@ def match_chances(ladder: tuple[int, ...], target: int):
     base = ladder[0]
     threshold = target - base
     values = ((base, 0.5), (ladder[1], 0.35), (ladder[2], 0.15))
-    memo = {}
+    memo: dict[tuple[int, int], float] = {}
 
-    def mwp(a, b):
+    def mwp(a: int, b: int) -> float:
         if a >= target:
             return 1.0
         if b >= target:
@@ -256,7 +261,7 @@ def match_chances(ladder: tuple[int, ...], target: int):
 # --- card play ----------------------------------------------------------------------------------
 
 
-def choose_card(reading: Reading, legal) -> dict:
+def choose_card(reading: Reading, legal: Sequence[ActionDict]) -> ActionDict:
     """The card to play now: lead strong, win cheaply, never waste a card on a settled round."""
     if reading.view.get("double_round"):
         return double_play(reading, legal)
@@ -264,10 +269,10 @@ def choose_card(reading: Reading, legal) -> dict:
     hand = reading.hand  # weakest first
     face_down_ok = any(a["face_down"] for a in legal if a["do"] == "play")
 
-    def up(card):
+    def up(card: str) -> ActionDict:
         return {"do": "play", "card": card, "face_down": False}
 
-    def throw(card):
+    def throw(card: str) -> ActionDict:
         # A card that cannot change the round goes face down: it tells the others nothing.
         return {"do": "play", "card": card, "face_down": face_down_ok}
 
@@ -303,12 +308,12 @@ def choose_card(reading: Reading, legal) -> dict:
     return throw(hand[0])
 
 
-def _tie_helps(reading) -> bool:
+def _tie_helps(reading: Reading) -> bool:
     # After losing round 1 a tie hands the hand to the other side; otherwise it beats losing.
     return not reading.results or reading.results[0] != THEIR_SIDE
 
 
-def _lead(reading) -> str:
+def _lead(reading: Reading) -> str:
     hand = reading.hand
     if len(hand) == 3:
         # Open with the middle card: the best one stays for the round that decides, and the

@@ -18,7 +18,11 @@ caller   never raises and never runs: accepts every raise and every hand of elev
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from typing import cast
 
+from ..state import ActionDict
+from ..view import PendingRaise, SeatView
 from .reading import Reading
 from .strategic import choose_card
 
@@ -41,17 +45,18 @@ ROCK_ELEVEN_AT = 0.55
 BLUFF_BELOW = 0.5
 
 
-def _only(legal, kind):
+def _only(legal: Sequence[ActionDict], kind: str) -> ActionDict:
     return next(a for a in legal if a["do"] == kind)
 
 
-def _kinds(legal):
+def _kinds(legal: Sequence[ActionDict]) -> set[str]:
     return {a["do"] for a in legal}
 
 
-def _break_even(view) -> float:
+def _break_even(view: SeatView) -> float:
     """Least chance with which accepting a raise beats running (see strategic._answer_raise)."""
-    asked, stake = view["pending_raise"]["value"], view["stake"]
+    pending = cast(PendingRaise, view["pending_raise"])  # asked only while a raise waits for its answer
+    asked, stake = pending["value"], view["stake"]
     return (asked - stake) / (2 * asked)
 
 
@@ -60,11 +65,11 @@ def last_to_play(reading: Reading) -> bool:
     return len(reading.trick) == reading.seats - 1
 
 
-def late_bot(view: dict, rng: random.Random) -> dict:
+def late_bot(view: SeatView, rng: random.Random) -> ActionDict:
     legal = view["legal_actions"]
     kinds = _kinds(legal)
     reading = Reading(view, track_played=True)
-    round_number = view["round"]
+    round_number = cast(int, view["round"])  # a bot acts while the match is under way: a round is
     if "play" not in kinds:
         p = reading.win_chance()
         if view["pending_raise"] is None:  # a hand of eleven/ten
@@ -82,7 +87,7 @@ def late_bot(view: dict, rng: random.Random) -> dict:
     return choose_card(reading, legal)
 
 
-def maniac_bot(view: dict, rng: random.Random) -> dict:
+def maniac_bot(view: SeatView, rng: random.Random) -> ActionDict:
     legal = view["legal_actions"]
     kinds = _kinds(legal)
     if "raise" in kinds:
@@ -92,7 +97,7 @@ def maniac_bot(view: dict, rng: random.Random) -> dict:
     return choose_card(Reading(view, track_played=True), legal)
 
 
-def rock_bot(view: dict, rng: random.Random) -> dict:
+def rock_bot(view: SeatView, rng: random.Random) -> ActionDict:
     legal = view["legal_actions"]
     kinds = _kinds(legal)
     reading = Reading(view, track_played=True)
@@ -108,12 +113,17 @@ def rock_bot(view: dict, rng: random.Random) -> dict:
     return choose_card(reading, legal)
 
 
-def caller_bot(view: dict, rng: random.Random) -> dict:
+def caller_bot(view: SeatView, rng: random.Random) -> ActionDict:
     legal = view["legal_actions"]
     if "play" not in _kinds(legal):
         return _only(legal, "accept")
     return choose_card(Reading(view, track_played=True), legal)
 
 
-STYLE_BOTS = {"late": late_bot, "maniac": maniac_bot, "rock": rock_bot, "caller": caller_bot}
+STYLE_BOTS: dict[str, Callable[[SeatView, random.Random], ActionDict]] = {
+    "late": late_bot,
+    "maniac": maniac_bot,
+    "rock": rock_bot,
+    "caller": caller_bot,
+}
 STYLE_LEVELS = tuple(STYLE_BOTS)
