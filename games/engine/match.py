@@ -1,7 +1,8 @@
 """The transitions of a match: deal, play a card, raise the stake, answer, score, next hand.
 
 ``apply(state, seat, action)`` validates everything first and only then builds the new state,
-so an IllegalAction always leaves the given state untouched.
+so an IllegalAction always leaves the given state untouched. ``apply_with_moments`` is the same
+transition, keeping the table as it stood right after each event it tells (a replay shows them).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def new_match(rules: RuleSet, seed, *, dealer=None, score=None, deals=None) -> M
     return state
 
 
-def _deal(state: MatchState, events: list) -> None:
+def _deal(state: MatchState, events: list, moments: list | None = None) -> None:
     """Deal the next hand into ``state`` (a fresh copy owned by the caller)."""
     t = state.facts
     n = t.seats
@@ -126,7 +127,10 @@ def _deal(state: MatchState, events: list) -> None:
     else:
         state.kind = "normal"
         state.deciding = ()
-    events.append(
+    _tell(
+        events,
+        moments,
+        state,
         {
             "type": "hand_dealt",
             "hand_number": state.hand_number,
@@ -136,8 +140,17 @@ def _deal(state: MatchState, events: list) -> None:
             "hand_kind": state.kind,
             "deciding_sides": list(state.deciding),
             "stake": state.stake,
-        }
+        },
     )
+
+
+def _tell(events: list, moments: list | None, new: MatchState, event: dict) -> None:
+    """Say one event; for ``apply_with_moments`` also keep the table as it stands right after it.
+
+    So every transition sets the state an event describes before it tells the event."""
+    events.append(event)
+    if moments is not None:
+        moments.append(new.copy())
 
 
 # --- small queries ----------------------------------------------------------------------------
@@ -216,6 +229,24 @@ def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, lis
 
     Raises IllegalAction (state untouched) when the action is not allowed now.
     """
+    return _apply(state, seat, action, None)
+
+
+def apply_with_moments(state: MatchState, seat: int, action: Action) -> tuple[MatchState, list[dict], list[MatchState]]:
+    """``apply``, with the table as it stood right after each event: (new state, events, moments).
+
+    ``moments[i]`` is the state right after ``events[i]`` (the card on the felt before the round is
+    scored, the round scored before the hand, the hand scored before the next deal...): a replay
+    takes each seat's view of it. The last moment is the new state itself; only it may be acted
+    on: in the moments before it the engine had not yet said who acts next.
+    """
+    moments: list[MatchState] = []
+    new, events = _apply(state, seat, action, moments)
+    moments[-1] = new
+    return new, events, moments
+
+
+def _apply(state, seat, action, moments):
     if state.over:
         raise IllegalAction("the match is over; no more actions")
     t = state.facts
@@ -230,13 +261,13 @@ def apply(state: MatchState, seat: int, action: Action) -> tuple[MatchState, lis
             raise IllegalAction(str(error)) from None
     kind = action.kind
     if kind == "play":
-        return _play(state, t, seat, action)
+        return _play(state, t, seat, action, moments)
     if kind == "raise":
-        return _raise_stake(state, t, seat)
+        return _raise_stake(state, t, seat, moments)
     if kind == "accept" or kind == "run":
         if state.deciding:
-            return _decide_hand_of_eleven(state, t, seat, kind == "accept")
-        return _answer_raise(state, t, seat, kind == "accept")
+            return _decide_hand_of_eleven(state, t, seat, kind == "accept", moments)
+        return _answer_raise(state, t, seat, kind == "accept", moments)
     raise IllegalAction(f"unknown action {kind!r}")
 
 
@@ -245,7 +276,7 @@ def _deciding_reason(state, t) -> str:
     return f"side {state.deciding[0]} must first decide whether to play this hand of {word}"
 
 
-def _play(state, t, seat, action):
+def _play(state, t, seat, action, moments):
     if state.deciding:
         raise IllegalAction(_deciding_reason(state, t))
     if state.pending is not None:
@@ -258,7 +289,7 @@ def _play(state, t, seat, action):
         raise IllegalAction(f"card {action.card!r} is not in seat {seat}'s hand")
     double = t.online and in_double_round(state)
     if double or action.hidden is not None:
-        return _play_double(state, t, seat, action, card, hand, double)
+        return _play_double(state, t, seat, action, card, hand, double, moments)
     down = action.face_down
     if down:
         if not t.face_down:
@@ -270,21 +301,22 @@ def _play(state, t, seat, action):
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hand if c != card)
     new.hands = tuple(hands)
-    trick = state.trick + ((seat, card, down),)
+    new.trick = trick = state.trick + ((seat, card, down),)
     round_number = len(state.rounds) + 1
     if down:  # the identity of a face-down card never leaves the state
-        events = [{"type": "card_played", "seat": seat, "round": round_number, "face_down": True}]
+        event = {"type": "card_played", "seat": seat, "round": round_number, "face_down": True}
     else:
-        events = [{"type": "card_played", "seat": seat, "round": round_number, "card": action.card, "face_down": False}]
+        event = {"type": "card_played", "seat": seat, "round": round_number, "card": action.card, "face_down": False}
+    events = []
     if len(trick) < t.seats:
-        new.trick = trick
         new.turn = (seat + 1) % t.seats
-        return new, events
-    _finish_round(new, t, trick, round_number, events)
+    _tell(events, moments, new, event)
+    if len(trick) == t.seats:
+        _finish_round(new, t, trick, round_number, events, moments)
     return new, events
 
 
-def _play_double(state, t, seat, action, card, hand, double):
+def _play_double(state, t, seat, action, card, hand, double, moments):
     """Online Mineiro's double play: ``card`` face up, ``action.hidden`` face down beneath it."""
     if not double:
         raise IllegalAction(
@@ -301,17 +333,16 @@ def _play_double(state, t, seat, action, card, hand, double):
     hands = list(state.hands)
     hands[seat] = ()
     new.hands = tuple(hands)
-    trick = state.trick + ((seat, card, False),)
+    new.trick = trick = state.trick + ((seat, card, False),)
     new.hidden = state.hidden + ((seat, hidden),)
     # The hidden card's identity stays in the state until it is revealed.
-    events = [
-        {"type": "card_played", "seat": seat, "round": 2, "card": action.card, "face_down": False, "double": True}
-    ]
+    event = {"type": "card_played", "seat": seat, "round": 2, "card": action.card, "face_down": False, "double": True}
+    events = []
     if len(trick) < t.seats:
-        new.trick = trick
         new.turn = (seat + 1) % t.seats
-        return new, events
-    _finish_double_round(new, t, trick, events)
+    _tell(events, moments, new, event)
+    if len(trick) == t.seats:
+        _finish_double_round(new, t, trick, events, moments)
     return new, events
 
 
@@ -325,29 +356,36 @@ def lost_value_seats(state, trick, hidden) -> tuple[int, ...]:
     return tuple(seat for seat, card, _ in trick if strength[card] < strength[beneath[seat]])
 
 
-def _finish_double_round(new, t, trick, events):
+def _finish_double_round(new, t, trick, events, moments):
     """The face-up cards are round 2; if they tie, the hidden ones are shown and are round 3."""
     lost = lost_value_seats(new, trick, new.hidden)
     beneath = dict(new.hidden)
     for seat in lost:  # shown, so that everyone sees why the face-up card counts for nothing
         card = next(c for s, c, _ in trick if s == seat)
-        events.append(
+        _tell(
+            events,
+            moments,
+            new,
             {
                 "type": "card_lost_value",
                 "seat": seat,
                 "card": CARD_NAMES[card],
                 "hidden": CARD_NAMES[beneath[seat]],
-            }
+            },
         )
     scored = tuple((seat, card, seat in lost) for seat, card, _ in trick)
-    decided = _finish_round(new, t, trick, 2, events, scored=scored)
+    decided = _finish_round(new, t, trick, 2, events, moments, scored=scored)
     if decided:
         return
-    revealed = tuple((seat, beneath[seat], False) for seat, _, _ in trick)
-    events.append(
-        {"type": "hidden_revealed", "plays": [{"seat": seat, "card": CARD_NAMES[c]} for seat, c, _ in revealed]}
+    # Turned up, the hidden cards lie on the felt as round 3's.
+    new.trick = revealed = tuple((seat, beneath[seat], False) for seat, _, _ in trick)
+    _tell(
+        events,
+        moments,
+        new,
+        {"type": "hidden_revealed", "plays": [{"seat": seat, "card": CARD_NAMES[c]} for seat, c, _ in revealed]},
     )
-    _finish_round(new, t, revealed, 3, events)
+    _finish_round(new, t, revealed, 3, events, moments)
 
 
 def _round_winner(t, strength, plays):
@@ -372,32 +410,32 @@ def _round_winner(t, strength, plays):
     return winner_side, winner_seat
 
 
-def _finish_round(new, t, trick, round_number, events, scored=None):
+def _finish_round(new, t, trick, round_number, events, moments, scored=None):
     """Score the round (``scored``: the plays as they count, if not as they lie) and end the hand
     when §5 decides it; True when the hand is over."""
     winner_side, winner_seat = _round_winner(t, new.strength, trick if scored is None else scored)
     new.rounds = rounds = new.rounds + ((winner_side, winner_seat, trick),)
     new.trick = ()
     if winner_side == TIE:
-        events.append({"type": "round_tied", "round": round_number})
+        event = {"type": "round_tied", "round": round_number}
         leader = new.leader  # the seat that led a tied round leads again
     else:
-        events.append(
-            {
-                "type": "round_won",
-                "round": round_number,
-                "side": winner_side,
-                "seat": winner_seat,
-                "card": CARD_NAMES[next(c for s, c, _ in trick if s == winner_seat)],
-            }
-        )
+        event = {
+            "type": "round_won",
+            "round": round_number,
+            "side": winner_side,
+            "seat": winner_seat,
+            "card": CARD_NAMES[next(c for s, c, _ in trick if s == winner_seat)],
+        }
         leader = winner_seat
     outcome = hand_outcome([r[0] for r in rounds], t.all_tied_dealer, t.side_of[new.dealer])
     if outcome is None:
         new.leader = new.turn = leader
+    _tell(events, moments, new, event)
+    if outcome is None:
         return False
     side, reason = outcome
-    _finish_hand(new, t, side, _won_points(new, t, side), reason, events)
+    _finish_hand(new, t, side, _won_points(new, t, side), reason, events, moments)
     return True
 
 
@@ -443,7 +481,7 @@ def hand_outcome(results, all_tied_dealer: bool, dealer_side: int):
     return r1, "three_winners_round1"
 
 
-def _finish_hand(new, t, side, points, reason, events):
+def _finish_hand(new, t, side, points, reason, events, moments):
     """Score the hand, record its summary, and end the match or deal the next hand.
 
     A state whose ``rng`` is None is a search playout's (bots/search.py), which stops at the end
@@ -468,22 +506,18 @@ def _finish_hand(new, t, side, points, reason, events):
     unfinished = [{"seat": s, "card": None if down else CARD_NAMES[c], "face_down": down} for s, c, down in new.trick]
     if new.hidden:
         _mark_double_plays(new, rounds, unfinished)
-        if len(new.rounds) == 3:  # revealed: they lie face up as round 3 now
-            new.hidden = ()
     if side is None:
-        events.append({"type": "hand_void", "hand_number": new.hand_number, "reason": reason})
+        event = {"type": "hand_void", "hand_number": new.hand_number, "reason": reason}
     else:
         _score(new, side, points)
-        events.append(
-            {
-                "type": "hand_won",
-                "hand_number": new.hand_number,
-                "side": side,
-                "points": points,
-                "reason": reason,
-                "score": list(new.score),
-            }
-        )
+        event = {
+            "type": "hand_won",
+            "hand_number": new.hand_number,
+            "side": side,
+            "points": points,
+            "reason": reason,
+            "score": list(new.score),
+        }
     new.last_hand = {
         "hand_number": new.hand_number,
         "dealer": new.dealer,
@@ -496,11 +530,14 @@ def _finish_hand(new, t, side, points, reason, events):
         "unfinished_round": unfinished,
         "score": list(new.score),
     }
+    _tell(events, moments, new, event)
+    if new.hidden and len(new.rounds) == 3:  # revealed: they lie face up as round 3 now
+        new.hidden = ()
     if side is not None and _won_match(new, t, side):
-        events.append({"type": "match_won", "side": side, "score": list(new.score)})
+        _tell(events, moments, new, {"type": "match_won", "side": side, "score": list(new.score)})
         return
     new.dealer = (new.dealer + 1) % t.seats
-    _deal(new, events)
+    _deal(new, events, moments)
 
 
 def _score(new, side, points):
@@ -537,7 +574,7 @@ def _mark_double_plays(new, rounds, unfinished):
         play["hidden"] = CARD_NAMES[beneath[seat]] if (shown or seat in lost) and seat in beneath else None
 
 
-def _raise_stake(state, t, seat):
+def _raise_stake(state, t, seat, moments):
     if state.deciding:
         raise IllegalAction(_deciding_reason(state, t))
     if state.kind == "eleven":
@@ -572,7 +609,11 @@ def _raise_stake(state, t, seat):
         answer_seats = _answerers(t, seat, back_to=asker)
     new.pending = (seat, asked, answer_seats)
     new.last_raise_side = side
-    return new, [
+    events = []
+    _tell(
+        events,
+        moments,
+        new,
         {
             "type": "raise_asked",
             "seat": seat,
@@ -582,8 +623,9 @@ def _raise_stake(state, t, seat):
             "stake": new.stake,
             "counter": pending is not None,
             "answer_seats": list(answer_seats),
-        }
-    ]
+        },
+    )
+    return new, events
 
 
 def _answerers(t, seat, back_to=None):
@@ -597,7 +639,7 @@ def _answerers(t, seat, back_to=None):
     return ((seat + 1) % t.seats,)
 
 
-def _answer_raise(state, t, seat, accept):
+def _answer_raise(state, t, seat, accept, moments):
     verb = "accept" if accept else "run from"
     pending = state.pending
     if pending is None:
@@ -611,11 +653,16 @@ def _answer_raise(state, t, seat, accept):
     new = state.copy()
     new.pending = None
     side = t.side_of[seat]
+    events = []
     if accept:
         new.level = asked
         new.stake = t.ladder[asked]
-        return new, [{"type": "raise_accepted", "seat": seat, "side": side, "value": new.stake}]
-    events = [
+        _tell(events, moments, new, {"type": "raise_accepted", "seat": seat, "side": side, "value": new.stake})
+        return new, events
+    _tell(
+        events,
+        moments,
+        new,
         {
             "type": "raise_run",
             "seat": seat,
@@ -623,22 +670,23 @@ def _answer_raise(state, t, seat, accept):
             "refused": t.ladder[asked],
             "points": state.stake,
             "to_side": asker_side,
-        }
-    ]
-    _finish_hand(new, t, asker_side, state.stake, "ran_from", events)
+        },
+    )
+    _finish_hand(new, t, asker_side, state.stake, "ran_from", events, moments)
     return new, events
 
 
-def _decide_hand_of_eleven(state, t, seat, accept):
+def _decide_hand_of_eleven(state, t, seat, accept, moments):
     side = t.side_of[seat]
     deciding = state.deciding[0]
     if side != deciding:
         raise IllegalAction(f"side {deciding} decides this hand, not side {side}")
     new = state.copy()
     new.deciding = state.deciding[1:]
+    events = []
     if accept:
-        return new, [{"type": "eleven_accepted", "seat": seat, "side": side, "value": t.eleven_value}]
-    events = [{"type": "eleven_refused", "seat": seat, "side": side, "points": t.base}]
+        _tell(events, moments, new, {"type": "eleven_accepted", "seat": seat, "side": side, "value": t.eleven_value})
+        return new, events
     if t.sides == 2:
         to_side = 1 - side
     else:
@@ -648,5 +696,6 @@ def _decide_hand_of_eleven(state, t, seat, accept):
             t.side_of[(seat + k) % n] for k in range(1, n) if state.score[t.side_of[(seat + k) % n]] < t.threshold
         )
     new.deciding = ()
-    _finish_hand(new, t, to_side, t.base, "eleven_refused", events)
+    _tell(events, moments, new, {"type": "eleven_refused", "seat": seat, "side": side, "points": t.base})
+    _finish_hand(new, t, to_side, t.base, "eleven_refused", events, moments)
     return new, events

@@ -66,6 +66,12 @@ def _view(state: MatchState, viewer) -> dict:
         # Hand of eleven/ten: the side at the threshold sees all its members' cards.
         partner_hands = {str(s): [CARD_NAMES[c] for c in state.hands[s]] for s in t.side_seats[side] if s != viewer}
 
+    # Online Mineiro: the cards beneath round 2's double plays, by seat. A table at rest has them only
+    # while round 2 is on the felt (its end ends the hand); the moments of `apply_with_moments` also
+    # show round 2 finished, with round 3 (the cards turned up) on the felt or the hand scored.
+    beneath = dict(state.hidden)
+    round_two = len(state.rounds) == 1
+
     pending = state.pending
     if over or state.kind != "normal":
         next_raise = None
@@ -101,14 +107,14 @@ def _view(state: MatchState, viewer) -> dict:
         "partner_hands": partner_hands,
         "cards_left": [len(h) for h in state.hands] if not over else [0] * t.seats,
         "round": len(state.rounds) + 1 if not over else None,
-        "trick": [_trick_play_dict(p, viewer, dict(state.hidden)) for p in state.trick],
+        "trick": [_trick_play_dict(p, viewer, beneath if round_two else {}) for p in state.trick],
         "double_round": not over and in_double_round(state),
         "rounds": [
             {
                 "number": i + 1,
                 "winner_side": None if ws == TIE else ws,
                 "winner_seat": None if wseat == TIE else wseat,
-                "plays": [_play_dict(p, viewer) for p in plays],
+                "plays": [_trick_play_dict(p, viewer, beneath) if i == 1 else _play_dict(p, viewer) for p in plays],
             }
             for i, (ws, wseat, plays) in enumerate(state.rounds)
         ]
