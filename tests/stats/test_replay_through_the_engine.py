@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import io
 import logging
 import random
 import re
@@ -14,6 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
@@ -265,3 +267,11 @@ def test_the_replay_reads_no_events_meaning():
     }
     assert not strings & event_kinds
     assert "legacy_boards" in source  # the one way back to the events: the frozen legacy replay
+
+
+def test_the_replay_benchmark_times_both_ways_and_leaves_nothing_behind():
+    out = io.StringIO()
+    call_command("bench_replay", runs=1, stdout=out)  # it checks that its match replays through the engine
+    for line in ("steps through the engine", "steps from the events", "whole page"):
+        assert line in out.getvalue()
+    assert not Match.objects.exists()
