@@ -377,7 +377,7 @@ def _store(
     actor: str,
     action: engine.Action,
     before: engine.MatchState,
-    told_first: list[dict] = (),
+    told_first: list[dict] | tuple = (),
 ) -> None:
     """Store a move: the new state, its events (after the site's own, `told_first`: the clock ran out),
     the action on the first engine event (the replay plays it again), the next deadline, the settlement."""
