@@ -24,9 +24,10 @@ from games.match.moves import apply_action
 from games.match.starting import SeatPlan, create_match
 from games.models import Match, MatchEvent
 from games.selectors import seats_at
-from games.table import replay
+from games.table import rendering, replay
 from games.table.replay import replay_steps
 from games.table.replay_legacy import legacy_boards
+from shop.selectors import equipped_deck
 from tests.support.leaks import cards_shown, hidden_from
 from tests.support.matches import state_of, sweep
 
@@ -209,6 +210,29 @@ def test_the_replay_through_the_engine_shows_what_the_event_reading_replay_showe
             assert step.board == board, f"step {step.number} for {audience}"
     if table.variant == "paulista" and not table.score:
         assert fixed_first_stake == 0
+
+
+@pytest.mark.parametrize("name", ["4 seats Paulista, people, a robot and the clock", "2 seats online Mineiro"])
+def test_every_steps_view_draws_with_the_live_tables_fragments(name, make_user):
+    """What issue 30's replay board will do: the table's context functions and fragments take a step's
+    view as they take a live one, and show no card hidden from the viewer at that moment."""
+    table = TABLES[name]
+    match, stored, people = play(table, make_user)
+    at_each = states_at_each_event(match, stored)
+    facts = rendering.seat_facts(seats_at(match))
+    deck = equipped_deck(people[0])
+    for step, state in zip(replay_steps(match, seats_at(match), 0), at_each, strict=True):
+        view = step.view
+        html = "".join(
+            [
+                rendering.render_fragment("scoreboard", rendering.scoreboard_context(view, facts)),
+                rendering.render_fragment("seats", rendering.seats_context(view, facts, deck=deck)),
+                rendering.render_fragment("trick", rendering.trick_context(view, facts, deck=deck)),
+                rendering.render_fragment("hand", rendering.hand_context(view, facts, version=1, deck=deck)),
+                rendering.render_fragment("announce", rendering.announce_context(view, facts)),
+            ]
+        )
+        assert not cards_shown(html) & hidden_from(state, 0), f"step {step.number}"
 
 
 def test_a_match_stored_before_its_start_was_kept_replays_from_its_events(user, play_match):
