@@ -7,7 +7,7 @@ PORT   ?= 8000
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest loadtest-rooms bench-render bench-layer rebuild-stats seed-leaderboards bench-leaderboards clean
+.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest loadtest-rooms bench-render bench-replay bench-layer rebuild-stats seed-leaderboards bench-leaderboards clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -87,6 +87,9 @@ bench-layer: venv ## the in-memory channel layer's cost per message at 40/200/40
 	$(PY) manage.py bench_channel_layer
 
 SEATS ?= 4
+bench-replay: venv ## the replay page of a long 4-seat match: steps through the engine, from the events (before issue 29), the whole page
+	$(PY) manage.py bench_replay
+
 bench-render: venv ## [SEATS=4] what a table socket spends per update: database + every fragment (before) vs the published move's changed fragments; every seat of a move alone vs shared
 	$(PY) manage.py bench_table_render --seats $(SEATS)
 

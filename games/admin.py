@@ -53,6 +53,8 @@ class MatchAdmin(admin.ModelAdmin):
         "finished_at",
     )
     # The engine state holds every hidden card and the deck order: staff see the event log instead.
+    # (`start_state` and the events' `action`, which names face-down cards, are not editable fields:
+    # no admin form shows them.)
     exclude = ("state",)
     inlines = [SeatInline, MatchEventInline]
 

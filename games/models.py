@@ -86,6 +86,11 @@ class Match(models.Model):
     seat_bots = models.JSONField(default=list)
     # The engine's full JSON state (hands, deck order, RNG): server-side only.
     state = models.JSONField(_("engine state"))
+    # The engine state the match started from (the first deal, the RNG), server-side only like `state`:
+    # with each move's action (`MatchEvent.action`) the replay plays the match again through the engine
+    # (games.table.replay). None for matches started before it was kept (issue 29): they replay from
+    # their events (games.table.replay_legacy).
+    start_state = models.JSONField(null=True, blank=True, editable=False)
     version = models.PositiveIntegerField(_("version"), default=0)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE, db_index=True)
     score = models.JSONField(_("score"), default=list)
@@ -225,13 +230,19 @@ class SocketPresence(models.Model):
 
 
 class MatchEvent(models.Model):
-    """The engine's events, in order, for the history and the admin (staff only: they are not filtered per seat)."""
+    """The engine's events, in order, for the history and the admin (staff only: they are not filtered per seat).
+
+    The first engine event of each move also keeps the move's action, for the replay."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)
     actor = models.CharField(max_length=10, default="player")  # player | bot | clock | system
     data = models.JSONField()
+    # On the first engine event of a move: the action `seat` took (`engine.Action.to_dict()`), which told
+    # this event and the ones after it of the same move. Server-side only: a face-down card is named
+    # here, never in `data` (the admin shows `data`, not this).
+    action = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

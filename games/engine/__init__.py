@@ -3,7 +3,7 @@
 The web layer and bots use only the names below; see docs/engine.md.
 """
 
-from .match import apply, is_over, legal_actions, match_winner, new_match, seats_to_act, side_of
+from .match import apply, apply_with_moments, is_over, legal_actions, match_winner, new_match, seats_to_act, side_of
 from .rules import RuleSet
 from .state import Action, IllegalAction, MatchState, from_json, to_json
 from .view import SeatView, seat_view, spectator_view
@@ -15,6 +15,7 @@ __all__ = [
     "RuleSet",
     "SeatView",
     "apply",
+    "apply_with_moments",
     "from_json",
     "is_over",
     "legal_actions",

@@ -1,7 +1,8 @@
 """The transitions of a match: deal, play a card, raise the stake, answer, score, next hand.
 
 ``apply(state, seat, action)`` validates everything first and only then builds the new state,
-so an IllegalAction always leaves the given state untouched.
+so an IllegalAction always leaves the given state untouched. ``apply_with_moments`` is the same
+transition, keeping the table as it stood right after each event it tells (a replay shows them).
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from .state import (
 )
 
 TIE = -1
+# `apply_with_moments` collects the table right after each event; `apply` passes None and keeps nothing.
+Moments = list[MatchState] | None
 
 
 # --- building a match -------------------------------------------------------------------------
@@ -89,7 +92,7 @@ def new_match(
     return state
 
 
-def _deal(state: MatchState, events: list[Event]) -> None:
+def _deal(state: MatchState, events: list[Event], moments: Moments = None) -> None:
     """Deal the next hand into ``state`` (a fresh copy owned by the caller)."""
     t = state.facts
     n = t.seats
@@ -142,7 +145,10 @@ def _deal(state: MatchState, events: list[Event]) -> None:
     else:
         state.kind = "normal"
         state.deciding = ()
-    events.append(
+    _tell(
+        events,
+        moments,
+        state,
         {
             "type": "hand_dealt",
             "hand_number": state.hand_number,
@@ -152,8 +158,17 @@ def _deal(state: MatchState, events: list[Event]) -> None:
             "hand_kind": state.kind,
             "deciding_sides": list(state.deciding),
             "stake": state.stake,
-        }
+        },
     )
+
+
+def _tell(events: list[Event], moments: Moments, new: MatchState, event: Event) -> None:
+    """Say one event; for ``apply_with_moments`` also keep the table as it stands right after it.
+
+    So every transition sets the state an event describes before it tells the event."""
+    events.append(event)
+    if moments is not None:
+        moments.append(new.copy())
 
 
 # --- small queries ----------------------------------------------------------------------------
@@ -232,6 +247,28 @@ def apply(state: MatchState, seat: int, action: Action | ActionDict) -> tuple[Ma
 
     Raises IllegalAction (state untouched) when the action is not allowed now.
     """
+    return _apply(state, seat, action, None)
+
+
+def apply_with_moments(
+    state: MatchState, seat: int, action: Action
+) -> tuple[MatchState, list[Event], list[MatchState]]:
+    """``apply``, with the table as it stood right after each event: (new state, events, moments).
+
+    ``moments[i]`` is the state right after ``events[i]`` (the card on the felt before the round is
+    scored, the round scored before the hand, the hand scored before the next deal...): a replay
+    takes each seat's view of it. The last moment is the new state itself; only it may be acted
+    on: in the moments before it the engine had not yet said who acts next.
+    """
+    moments: list[MatchState] = []
+    new, events = _apply(state, seat, action, moments)
+    moments[-1] = new
+    return new, events, moments
+
+
+def _apply(
+    state: MatchState, seat: int, action: Action | ActionDict, moments: Moments
+) -> tuple[MatchState, list[Event]]:
     if state.over:
         raise IllegalAction("the match is over; no more actions")
     t = state.facts
@@ -246,13 +283,13 @@ def apply(state: MatchState, seat: int, action: Action | ActionDict) -> tuple[Ma
             raise IllegalAction(str(error)) from None
     kind = action.kind
     if kind == "play":
-        return _play(state, t, seat, action)
+        return _play(state, t, seat, action, moments)
     if kind == "raise":
-        return _raise_stake(state, t, seat)
+        return _raise_stake(state, t, seat, moments)
     if kind == "accept" or kind == "run":
         if state.deciding:
-            return _decide_hand_of_eleven(state, t, seat, kind == "accept")
-        return _answer_raise(state, t, seat, kind == "accept")
+            return _decide_hand_of_eleven(state, t, seat, kind == "accept", moments)
+        return _answer_raise(state, t, seat, kind == "accept", moments)
     raise IllegalAction(f"unknown action {kind!r}")
 
 
@@ -261,7 +298,9 @@ def _deciding_reason(state: MatchState, t: RuleFacts) -> str:
     return f"side {state.deciding[0]} must first decide whether to play this hand of {word}"
 
 
-def _play(state: MatchState, t: RuleFacts, seat: int, action: Action) -> tuple[MatchState, list[Event]]:
+def _play(
+    state: MatchState, t: RuleFacts, seat: int, action: Action, moments: Moments
+) -> tuple[MatchState, list[Event]]:
     if state.deciding:
         raise IllegalAction(_deciding_reason(state, t))
     if state.pending is not None:
@@ -274,7 +313,7 @@ def _play(state: MatchState, t: RuleFacts, seat: int, action: Action) -> tuple[M
         raise IllegalAction(f"card {action.card!r} is not in seat {seat}'s hand")
     double = t.online and in_double_round(state)
     if double or action.hidden is not None:
-        return _play_double(state, t, seat, action, card, hand, double)
+        return _play_double(state, t, seat, action, card, hand, double, moments)
     down = action.face_down
     if down:
         if not t.face_down:
@@ -286,22 +325,30 @@ def _play(state: MatchState, t: RuleFacts, seat: int, action: Action) -> tuple[M
     hands = list(state.hands)
     hands[seat] = tuple(c for c in hand if c != card)
     new.hands = tuple(hands)
-    trick = state.trick + ((seat, card, down),)
+    new.trick = trick = state.trick + ((seat, card, down),)
     round_number = len(state.rounds) + 1
     if down:  # the identity of a face-down card never leaves the state
-        events = [{"type": "card_played", "seat": seat, "round": round_number, "face_down": True}]
+        event = {"type": "card_played", "seat": seat, "round": round_number, "face_down": True}
     else:
-        events = [{"type": "card_played", "seat": seat, "round": round_number, "card": action.card, "face_down": False}]
+        event = {"type": "card_played", "seat": seat, "round": round_number, "card": action.card, "face_down": False}
+    events: list[Event] = []
     if len(trick) < t.seats:
-        new.trick = trick
         new.turn = (seat + 1) % t.seats
-        return new, events
-    _finish_round(new, t, trick, round_number, events)
+    _tell(events, moments, new, event)
+    if len(trick) == t.seats:
+        _finish_round(new, t, trick, round_number, events, moments)
     return new, events
 
 
 def _play_double(
-    state: MatchState, t: RuleFacts, seat: int, action: Action, card: int, hand: tuple[int, ...], double: bool
+    state: MatchState,
+    t: RuleFacts,
+    seat: int,
+    action: Action,
+    card: int,
+    hand: tuple[int, ...],
+    double: bool,
+    moments: Moments,
 ) -> tuple[MatchState, list[Event]]:
     """Online Mineiro's double play: ``card`` face up, ``action.hidden`` face down beneath it."""
     if not double:
@@ -319,17 +366,16 @@ def _play_double(
     hands = list(state.hands)
     hands[seat] = ()
     new.hands = tuple(hands)
-    trick = state.trick + ((seat, card, False),)
+    new.trick = trick = state.trick + ((seat, card, False),)
     new.hidden = state.hidden + ((seat, hidden),)
     # The hidden card's identity stays in the state until it is revealed.
-    events = [
-        {"type": "card_played", "seat": seat, "round": 2, "card": action.card, "face_down": False, "double": True}
-    ]
+    event = {"type": "card_played", "seat": seat, "round": 2, "card": action.card, "face_down": False, "double": True}
+    events: list[Event] = []
     if len(trick) < t.seats:
-        new.trick = trick
         new.turn = (seat + 1) % t.seats
-        return new, events
-    _finish_double_round(new, t, trick, events)
+    _tell(events, moments, new, event)
+    if len(trick) == t.seats:
+        _finish_double_round(new, t, trick, events, moments)
     return new, events
 
 
@@ -343,29 +389,38 @@ def lost_value_seats(state: MatchState, trick: Iterable[Play], hidden: Iterable[
     return tuple(seat for seat, card, _ in trick if strength[card] < strength[beneath[seat]])
 
 
-def _finish_double_round(new: MatchState, t: RuleFacts, trick: tuple[Play, ...], events: list[Event]) -> None:
+def _finish_double_round(
+    new: MatchState, t: RuleFacts, trick: tuple[Play, ...], events: list[Event], moments: Moments
+) -> None:
     """The face-up cards are round 2; if they tie, the hidden ones are shown and are round 3."""
     lost = lost_value_seats(new, trick, new.hidden)
     beneath = dict(new.hidden)
     for seat in lost:  # shown, so that everyone sees why the face-up card counts for nothing
         card = next(c for s, c, _ in trick if s == seat)
-        events.append(
+        _tell(
+            events,
+            moments,
+            new,
             {
                 "type": "card_lost_value",
                 "seat": seat,
                 "card": CARD_NAMES[card],
                 "hidden": CARD_NAMES[beneath[seat]],
-            }
+            },
         )
     scored = tuple((seat, card, seat in lost) for seat, card, _ in trick)
-    decided = _finish_round(new, t, trick, 2, events, scored=scored)
+    decided = _finish_round(new, t, trick, 2, events, moments, scored=scored)
     if decided:
         return
-    revealed = tuple((seat, beneath[seat], False) for seat, _, _ in trick)
-    events.append(
-        {"type": "hidden_revealed", "plays": [{"seat": seat, "card": CARD_NAMES[c]} for seat, c, _ in revealed]}
+    # Turned up, the hidden cards lie on the felt as round 3's.
+    new.trick = revealed = tuple((seat, beneath[seat], False) for seat, _, _ in trick)
+    _tell(
+        events,
+        moments,
+        new,
+        {"type": "hidden_revealed", "plays": [{"seat": seat, "card": CARD_NAMES[c]} for seat, c, _ in revealed]},
     )
-    _finish_round(new, t, revealed, 3, events)
+    _finish_round(new, t, revealed, 3, events, moments)
 
 
 def _round_winner(t: RuleFacts, strength: tuple[int, ...], plays: Iterable[Play]) -> tuple[int, int]:
@@ -396,6 +451,7 @@ def _finish_round(
     trick: tuple[Play, ...],
     round_number: int,
     events: list[Event],
+    moments: Moments,
     scored: tuple[Play, ...] | None = None,
 ) -> bool:
     """Score the round (``scored``: the plays as they count, if not as they lie) and end the hand
@@ -404,25 +460,25 @@ def _finish_round(
     new.rounds = rounds = new.rounds + ((winner_side, winner_seat, trick),)
     new.trick = ()
     if winner_side == TIE:
-        events.append({"type": "round_tied", "round": round_number})
+        event = {"type": "round_tied", "round": round_number}
         leader = new.leader  # the seat that led a tied round leads again
     else:
-        events.append(
-            {
-                "type": "round_won",
-                "round": round_number,
-                "side": winner_side,
-                "seat": winner_seat,
-                "card": CARD_NAMES[next(c for s, c, _ in trick if s == winner_seat)],
-            }
-        )
+        event = {
+            "type": "round_won",
+            "round": round_number,
+            "side": winner_side,
+            "seat": winner_seat,
+            "card": CARD_NAMES[next(c for s, c, _ in trick if s == winner_seat)],
+        }
         leader = winner_seat
     outcome = hand_outcome([r[0] for r in rounds], t.all_tied_dealer, t.side_of[new.dealer])
     if outcome is None:
         new.leader = new.turn = leader
+    _tell(events, moments, new, event)
+    if outcome is None:
         return False
     side, reason = outcome
-    _finish_hand(new, t, side, _won_points(new, t, side), reason, events)
+    _finish_hand(new, t, side, _won_points(new, t, side), reason, events, moments)
     return True
 
 
@@ -469,7 +525,7 @@ def hand_outcome(results: Sequence[int], all_tied_dealer: bool, dealer_side: int
 
 
 def _finish_hand(
-    new: MatchState, t: RuleFacts, side: int | None, points: int, reason: str, events: list[Event]
+    new: MatchState, t: RuleFacts, side: int | None, points: int, reason: str, events: list[Event], moments: Moments
 ) -> None:
     """Score the hand, record its summary, and end the match or deal the next hand.
 
@@ -497,22 +553,18 @@ def _finish_hand(
     ]
     if new.hidden:
         _mark_double_plays(new, rounds, unfinished)
-        if len(new.rounds) == 3:  # revealed: they lie face up as round 3 now
-            new.hidden = ()
     if side is None:
-        events.append({"type": "hand_void", "hand_number": new.hand_number, "reason": reason})
+        event = {"type": "hand_void", "hand_number": new.hand_number, "reason": reason}
     else:
         _score(new, side, points)
-        events.append(
-            {
-                "type": "hand_won",
-                "hand_number": new.hand_number,
-                "side": side,
-                "points": points,
-                "reason": reason,
-                "score": list(new.score),
-            }
-        )
+        event = {
+            "type": "hand_won",
+            "hand_number": new.hand_number,
+            "side": side,
+            "points": points,
+            "reason": reason,
+            "score": list(new.score),
+        }
     new.last_hand = {
         "hand_number": new.hand_number,
         "dealer": new.dealer,
@@ -525,11 +577,14 @@ def _finish_hand(
         "unfinished_round": unfinished,
         "score": list(new.score),
     }
+    _tell(events, moments, new, event)
+    if new.hidden and len(new.rounds) == 3:  # revealed: they lie face up as round 3 now
+        new.hidden = ()
     if side is not None and _won_match(new, t, side):
-        events.append({"type": "match_won", "side": side, "score": list(new.score)})
+        _tell(events, moments, new, {"type": "match_won", "side": side, "score": list(new.score)})
         return
     new.dealer = (new.dealer + 1) % t.seats
-    _deal(new, events)
+    _deal(new, events, moments)
 
 
 def _score(new: MatchState, side: int, points: int) -> None:
@@ -566,7 +621,7 @@ def _mark_double_plays(new: MatchState, rounds: list[RoundSummary], unfinished: 
         play["hidden"] = CARD_NAMES[beneath[seat]] if (shown or seat in lost) and seat in beneath else None
 
 
-def _raise_stake(state: MatchState, t: RuleFacts, seat: int) -> tuple[MatchState, list[Event]]:
+def _raise_stake(state: MatchState, t: RuleFacts, seat: int, moments: Moments) -> tuple[MatchState, list[Event]]:
     if state.deciding:
         raise IllegalAction(_deciding_reason(state, t))
     if state.kind == "eleven":
@@ -601,7 +656,11 @@ def _raise_stake(state: MatchState, t: RuleFacts, seat: int) -> tuple[MatchState
         answer_seats = _answerers(t, seat, back_to=asker)
     new.pending = (seat, asked, answer_seats)
     new.last_raise_side = side
-    return new, [
+    events: list[Event] = []
+    _tell(
+        events,
+        moments,
+        new,
         {
             "type": "raise_asked",
             "seat": seat,
@@ -611,8 +670,9 @@ def _raise_stake(state: MatchState, t: RuleFacts, seat: int) -> tuple[MatchState
             "stake": new.stake,
             "counter": pending is not None,
             "answer_seats": list(answer_seats),
-        }
-    ]
+        },
+    )
+    return new, events
 
 
 def _answerers(t: RuleFacts, seat: int, back_to: int | None = None) -> tuple[int, ...]:
@@ -626,7 +686,9 @@ def _answerers(t: RuleFacts, seat: int, back_to: int | None = None) -> tuple[int
     return ((seat + 1) % t.seats,)
 
 
-def _answer_raise(state: MatchState, t: RuleFacts, seat: int, accept: bool) -> tuple[MatchState, list[Event]]:
+def _answer_raise(
+    state: MatchState, t: RuleFacts, seat: int, accept: bool, moments: Moments
+) -> tuple[MatchState, list[Event]]:
     verb = "accept" if accept else "run from"
     pending = state.pending
     if pending is None:
@@ -640,11 +702,16 @@ def _answer_raise(state: MatchState, t: RuleFacts, seat: int, accept: bool) -> t
     new = state.copy()
     new.pending = None
     side = t.side_of[seat]
+    events: list[Event] = []
     if accept:
         new.level = asked
         new.stake = t.ladder[asked]
-        return new, [{"type": "raise_accepted", "seat": seat, "side": side, "value": new.stake}]
-    events = [
+        _tell(events, moments, new, {"type": "raise_accepted", "seat": seat, "side": side, "value": new.stake})
+        return new, events
+    _tell(
+        events,
+        moments,
+        new,
         {
             "type": "raise_run",
             "seat": seat,
@@ -652,22 +719,25 @@ def _answer_raise(state: MatchState, t: RuleFacts, seat: int, accept: bool) -> t
             "refused": t.ladder[asked],
             "points": state.stake,
             "to_side": asker_side,
-        }
-    ]
-    _finish_hand(new, t, asker_side, state.stake, "ran_from", events)
+        },
+    )
+    _finish_hand(new, t, asker_side, state.stake, "ran_from", events, moments)
     return new, events
 
 
-def _decide_hand_of_eleven(state: MatchState, t: RuleFacts, seat: int, accept: bool) -> tuple[MatchState, list[Event]]:
+def _decide_hand_of_eleven(
+    state: MatchState, t: RuleFacts, seat: int, accept: bool, moments: Moments
+) -> tuple[MatchState, list[Event]]:
     side = t.side_of[seat]
     deciding = state.deciding[0]
     if side != deciding:
         raise IllegalAction(f"side {deciding} decides this hand, not side {side}")
     new = state.copy()
     new.deciding = state.deciding[1:]
+    events: list[Event] = []
     if accept:
-        return new, [{"type": "eleven_accepted", "seat": seat, "side": side, "value": t.eleven_value}]
-    events = [{"type": "eleven_refused", "seat": seat, "side": side, "points": t.base}]
+        _tell(events, moments, new, {"type": "eleven_accepted", "seat": seat, "side": side, "value": t.eleven_value})
+        return new, events
     if t.sides == 2:
         to_side = 1 - side
     else:
@@ -677,5 +747,6 @@ def _decide_hand_of_eleven(state: MatchState, t: RuleFacts, seat: int, accept: b
             t.side_of[(seat + k) % n] for k in range(1, n) if state.score[t.side_of[(seat + k) % n]] < t.threshold
         )
     new.deciding = ()
-    _finish_hand(new, t, to_side, t.base, "eleven_refused", events)
+    _tell(events, moments, new, {"type": "eleven_refused", "seat": seat, "side": side, "points": t.base})
+    _finish_hand(new, t, to_side, t.base, "eleven_refused", events, moments)
     return new, events

@@ -7,7 +7,6 @@ identity of any face-down card not your own.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, TypedDict
 
 from .cards import CARD_NAMES, MINEIRO_MANILHAS, RANKS, manilha_rank_for_vira
@@ -130,6 +129,12 @@ def _view(state: MatchState, viewer: int | None) -> SeatView:
         # Hand of eleven/ten: the side at the threshold sees all its members' cards.
         partner_hands = {str(s): [CARD_NAMES[c] for c in state.hands[s]] for s in t.side_seats[side] if s != viewer}
 
+    # Online Mineiro: the cards beneath round 2's double plays, by seat. A table at rest has them only
+    # while round 2 is on the felt (its end ends the hand); the moments of `apply_with_moments` also
+    # show round 2 finished, with round 3 (the cards turned up) on the felt or the hand scored.
+    beneath = dict(state.hidden)
+    round_two = len(state.rounds) == 1
+
     pending = state.pending
     next_raise: RaiseOffer | None
     if over or state.kind != "normal":
@@ -166,14 +171,14 @@ def _view(state: MatchState, viewer: int | None) -> SeatView:
         "partner_hands": partner_hands,
         "cards_left": [len(h) for h in state.hands] if not over else [0] * t.seats,
         "round": len(state.rounds) + 1 if not over else None,
-        "trick": [_trick_play_dict(p, viewer, dict(state.hidden)) for p in state.trick],
+        "trick": [_trick_play_dict(p, viewer, beneath if round_two else {}) for p in state.trick],
         "double_round": not over and in_double_round(state),
         "rounds": [
             {
                 "number": i + 1,
                 "winner_side": None if ws == TIE else ws,
                 "winner_seat": None if wseat == TIE else wseat,
-                "plays": [_play_dict(p, viewer) for p in plays],
+                "plays": [_trick_play_dict(p, viewer, beneath) if i == 1 else _play_dict(p, viewer) for p in plays],
             }
             for i, (ws, wseat, plays) in enumerate(state.rounds)
         ]
@@ -198,7 +203,21 @@ def _view(state: MatchState, viewer: int | None) -> SeatView:
         "turn": None if over else state.turn,
         "seats_to_act": seats_to_act(state),
         "legal_actions": [a.to_dict() for a in legal_actions(state, viewer)] if viewer is not None else [],
-        "last_hand": copy.deepcopy(state.last_hand),  # the state's own dict must stay untouched
+        "last_hand": _summary_copy(state.last_hand),  # the state's own dict must stay untouched
         "match_over": over,
         "match_winner": state.winner,
+    }
+
+
+def _summary_copy(last: LastHand | None) -> LastHand | None:
+    """The last hand's summary, sharing nothing mutable with the state's: its lists (the rounds, their
+    plays, the unfinished round, the score) copied by hand, as `copy.deepcopy` was half of a view's
+    time (a replay takes hundreds of views)."""
+    if last is None:
+        return None
+    return {  # type: ignore[return-value]  # the same keys as `last`, its lists copied
+        **last,
+        "rounds": [{**r, "plays": [dict(p) for p in r["plays"]]} for r in last["rounds"]],
+        "unfinished_round": [dict(p) for p in last["unfinished_round"]],
+        "score": list(last["score"]),
     }

@@ -223,10 +223,20 @@ def apply_due_decision(decision: DueDecision, action: engine.Action, now=None) -
                 # from the next turn (docs/decisions.md, "Rooms, part 2").
                 presence.mark_left(match, decision.due, now, reason="missed_turns")
                 match.missed_turns = 0
+        told_first = []
         if decision.actor == "clock":
-            events = [{"type": "clock_ran_out", "seat": decision.seat}, *events]
+            told_first = [{"type": "clock_ran_out", "seat": decision.seat}]
             match.timed_out_seat, match.timed_out_version = decision.seat, match.version + 1
-        _store(match, new_state, events, seat=decision.seat, actor=decision.actor, action=action, before=state)
+        _store(
+            match,
+            new_state,
+            events,
+            seat=decision.seat,
+            actor=decision.actor,
+            action=action,
+            before=state,
+            told_first=told_first,
+        )
     return match
 
 
@@ -358,7 +368,19 @@ def _count_own_move(match: Match, seat: int, actor: str) -> None:
     match.own_moves = {**match.own_moves, str(seat): [counts[0] + (actor == "player"), counts[1] + 1]}
 
 
-def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str, action=None, before=None) -> None:
+def _store(
+    match: Match,
+    new_state,
+    events: list[dict],
+    *,
+    seat: int,
+    actor: str,
+    action: engine.Action,
+    before: engine.MatchState,
+    told_first: list[dict] | tuple = (),
+) -> None:
+    """Store a move: the new state, its events (after the site's own, `told_first`: the clock ran out),
+    the action on the first engine event (the replay plays it again), the next deadline, the settlement."""
     now = timezone.now()
     _count_own_move(match, seat, actor)
     match.state = engine.to_json(new_state)
@@ -370,15 +392,25 @@ def _store(match: Match, new_state, events: list[dict], *, seat: int, actor: str
         match.finished_at = now
     schedule_next_turn(match, new_state, now)
     match.save(update_fields=STORED_FIELDS)
-    MatchEvent.objects.bulk_create(
-        MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in events
-    )
+    told = [MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in told_first]
+    told += [
+        MatchEvent(
+            match=match,
+            version=match.version,
+            seat=seat,
+            actor=actor,
+            data=event,
+            action=None if n else action.to_dict(),
+        )
+        for n, event in enumerate(events)
+    ]
+    MatchEvent.objects.bulk_create(told)
     hidden = None
-    if action is not None and action.kind == "play":
-        # A face-down card (or the one hidden beneath a double play) is in no event; its owner's
-        # replay needs it.
+    if action.kind == "play":
+        # A face-down card (or the one hidden beneath a double play) is in no event; the replay of a
+        # match stored before the actions were kept (games.table.replay_legacy) shows its owner it from here.
         hidden = action.card if action.face_down else action.hidden
-    if hidden is not None and before is not None:
+    if hidden is not None:
         dealt = DealtCards.objects.filter(match=match, hand_number=before.hand_number, seat=seat).first()
         if dealt is not None:
             dealt.face_down = [*dealt.face_down, hidden]

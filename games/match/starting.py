@@ -77,6 +77,9 @@ def create_match(
             bot_level=bot_level,
             move_seconds=move_seconds,
             state=engine.to_json(state),
+            # Where the replay starts from (games.table.replay): with each move's stored action it
+            # plays the match again through the engine.
+            start_state=engine.to_json(state),
             version=1,
             score=list(state.score),
             seat_bots=[plan.bot_level for plan in seats],

@@ -1,183 +1,142 @@
-"""A finished match, step by step, as one seat's player saw it.
+"""A finished match, step by step, as one seat's player (or a spectator) saw it: played again through the engine.
 
-Built only from the stored events, which are public by construction (the engine puts no unplayed
-card and no face-down card's identity in an event), plus the viewer's own dealt cards
-(`DealtCards` of the viewer's seat, nobody else's). So no step can show another seat's hidden card.
+The match is played again from the engine state it started from (`Match.start_state`) with the action
+of each move (`MatchEvent.action`, on the move's first engine event), by `engine.apply_with_moments`;
+every stored event is one step, shown with the engine's view of the table right after it, for this
+audience: the seat's `seat_view` (never another seat's hidden card), or the `spectator_view`. Nothing
+here reads what an event means: the engine says what the table looked like, and
+`replay_page.event_sentence` says the event in words. The site's own events (the match started, the
+clock ran out) show the table as it stands.
+
+The replay checks itself: every move must tell exactly the events stored with it and the last state
+must be the stored one. A match stored before the start was kept, or one whose actions no longer
+replay exactly, falls back to the frozen legacy replay (games.table.replay_legacy).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import cast
+import logging
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, cast
 
 from django.utils.translation import gettext as _
 
 from games import engine
-from games.models import DealtCards, Match, MatchEvent, Seat
-from games.table.presentation import HAND_REASONS, RAISE_CALLS, card_face
+from games.models import Match, MatchEvent, Seat
+from games.table.presentation import card_face
+from games.table.replay_legacy import legacy_boards
+from games.table.replay_page import Board, Play, event_sentence
+
+log = logging.getLogger(__name__)
 
 
-@dataclass
-class Play:
-    seat: int
-    name: str
-    card: dict | None  # card_face, or None for a face-down card the viewer may not know
-    face_down: bool
-    mine: bool = False
-
-
-@dataclass
+@dataclass(frozen=True)
 class Step:
-    number: int
-    hand_number: int
-    text: str
-    score: list[int]
-    stake: int
-    vira: dict | None
-    trick: list[Play] = field(default_factory=list)
-    rounds: list[list[Play]] = field(default_factory=list)
-    hand: list[dict | None] = field(default_factory=list)
+    """One told event of the match, and the table right after it as the viewer saw it."""
+
+    number: int  # from 1
+    text: str  # the event in words, in the active language
+    # The engine's view of the table right after the event, for this audience (`engine.seat_view` of
+    # the seat, or `engine.spectator_view`): what the table's context functions draw. None only for a
+    # match replayed by the legacy path.
+    view: Mapping[str, Any] | None
+    board: Board  # what the replay page draws (from `view`)
 
 
-def replay_steps(match: Match, seats: list[Seat], viewer_seat: int) -> list[Step]:
-    names = {seat.number: seat.display_name or _("Deleted player") for seat in seats}
-    events = list(MatchEvent.objects.filter(match=match).order_by("id").values_list("data", flat=True))
-    mine = {d.hand_number: d for d in DealtCards.objects.filter(match=match, seat=viewer_seat).order_by("hand_number")}
-    steps: list[Step] = []
-    hand_number, stake, vira, score = 1, 1, None, [0, 0]
-    trick: list[Play] = []
-    rounds: list[list[Play]] = []
-    hand: list[str] = []
-    face_down_left: list[str] = []
-
-    def deal(number: int) -> None:
-        nonlocal hand, face_down_left, trick, rounds
-        dealt = mine.get(number)
-        hand = list(dealt.cards) if dealt else []
-        face_down_left = list(dealt.face_down) if dealt else []
-        trick, rounds = [], []
-
-    def snapshot(text: str) -> None:
-        steps.append(
-            Step(
-                number=len(steps) + 1,
-                hand_number=hand_number,
-                text=text,
-                score=list(score),
-                stake=stake,
-                vira=card_face(vira),
-                trick=list(trick),
-                rounds=[list(r) for r in rounds],
-                hand=[card_face(c) for c in hand],
-            )
-        )
-
-    for event in events:
-        kind = event.get("type")
-        seat = event.get("seat")
-        who = names.get(seat, "")
-        if kind == "match_started":
-            score = list(event.get("score") or score)
-            vira = event.get("vira")
-            stake = 1
-            deal(1)
-            snapshot(_("Hand 1 is dealt. %(name)s deals.") % {"name": names.get(event.get("dealer"), "")})
-        elif kind == "hand_dealt":
-            hand_number = event.get("hand_number", hand_number + 1)
-            vira, stake = event.get("vira"), event.get("stake", 1)
-            deal(hand_number)
-            snapshot(
-                _("Hand %(n)s is dealt. %(name)s deals.")
-                % {"n": hand_number, "name": names.get(event.get("dealer"), "")}
-            )
-        elif kind == "card_played":
-            down = bool(event.get("face_down"))
-            card = event.get("card")
-            beneath = None  # online Mineiro's double play: a second card face down under this one
-            if seat == viewer_seat:
-                if down and face_down_left:
-                    card = face_down_left.pop(0)  # the viewer knows their own face-down card
-                if card in hand:
-                    hand.remove(card)
-                if event.get("double") and face_down_left:
-                    beneath = face_down_left.pop(0)
-                    if beneath in hand:
-                        hand.remove(beneath)
-            trick.append(Play(seat, who, card_face(card), down, seat == viewer_seat))
-            if event.get("double"):
-                # Everyone sees that a card lies beneath; only its owner knows which.
-                trick.append(Play(seat, who, card_face(beneath), True, seat == viewer_seat))
-                snapshot(
-                    _("%(name)s plays %(card)s, with a card face down beneath it.")
-                    % {"name": who, "card": _label(card)}
-                )
-            elif down:
-                snapshot(_("%(name)s plays a card face down.") % {"name": who})
-            else:
-                snapshot(_("%(name)s plays %(card)s.") % {"name": who, "card": _label(card)})
-        elif kind == "card_lost_value":
-            snapshot(
-                _("%(name)s's %(card)s counts for nothing: %(hidden)s lay beneath it.")
-                % {
-                    "name": who,
-                    "card": _label(event.get("card")),
-                    "hidden": _label(event.get("hidden")),
-                }
-            )
-        elif kind == "hidden_revealed":
-            trick = [
-                Play(p["seat"], names.get(p["seat"], ""), card_face(p["card"]), False, p["seat"] == viewer_seat)
-                for p in event.get("plays", [])
-            ]
-            snapshot(_("The hidden cards are shown: they are round 3."))
-        elif kind in ("round_won", "round_tied"):
-            rounds.append(trick)
-            trick = []
-            if kind == "round_won":
-                snapshot(_("%(name)s wins round %(n)s.") % {"name": who, "n": event.get("round")})
-            else:
-                snapshot(_("Round %(n)s is tied.") % {"n": event.get("round")})
-        elif kind == "raise_asked":
-            stake = event.get("stake", stake)
-            call = RAISE_CALLS.get(event.get("name"), "Truco!")
-            snapshot(_("%(name)s calls %(call)s") % {"name": who, "call": call})
-        elif kind == "raise_accepted":
-            stake = event.get("value", stake)
-            snapshot(_("%(name)s accepts: the hand is worth %(n)s.") % {"name": who, "n": stake})
-        elif kind == "raise_run":
-            snapshot(_("%(name)s runs.") % {"name": who})
-        elif kind == "eleven_accepted":
-            snapshot(_("%(name)s plays the hand.") % {"name": who})
-        elif kind == "eleven_refused":
-            snapshot(_("%(name)s refuses the hand.") % {"name": who})
-        elif kind == "clock_ran_out":
-            snapshot(_("Time ran out for %(name)s: the table played for them.") % {"name": who})
-        elif kind == "hand_won":
-            score = list(event.get("score") or score)
-            reason = HAND_REASONS.get(event.get("reason"), "")
-            snapshot(
-                _("Hand %(n)s goes to %(side)s (+%(points)s)%(reason)s.")
-                % {
-                    "side": _side_names(seats, match, event.get("side")),
-                    "n": event.get("hand_number"),
-                    "points": event.get("points"),
-                    "reason": f": {reason}" if reason else "",
-                }
-            )
-        elif kind == "hand_void":
-            snapshot(_("Nobody scores hand %(n)s.") % {"n": event.get("hand_number")})
-        elif kind == "match_won":
-            score = list(event.get("score") or score)
-            snapshot(_("The match goes to %(side)s.") % {"side": _side_names(seats, match, event.get("side"))})
-    return steps
+class ReplayMismatch(Exception):
+    """The stored actions do not play the match again as it was stored."""
 
 
-def _side_names(seats: list[Seat], match: Match, side) -> str:
-    """The names of a side's players ("Ana & Zé Bot")."""
+def replay_steps(match: Match, seats: list[Seat], seat: int | None) -> list[Step]:
+    """Every told event of a match with the table right after it, as `seat` saw it (None: a spectator).
+
+    The caller decides who may see it (the page: only the people who sat at the match).
+    """
+    names = {s.number: s.display_name or _("Deleted player") for s in seats}
     rules = engine.RuleSet.from_dict(match.rules)
-    return " & ".join(s.display_name or _("Deleted player") for s in seats if engine.side_of(rules, s.number) == side)
+    side_names = {
+        side: " & ".join(names[s] for s in sorted(names) if engine.side_of(rules, s) == side)
+        for side in {engine.side_of(rules, s) for s in names}
+    }
+    told = None
+    if match.start_state is not None:
+        try:
+            told = _through_the_engine(match, names, side_names, seat)
+        except (ReplayMismatch, ValueError, KeyError) as error:  # IllegalAction is a ValueError
+            log.warning(
+                "match %s does not replay through the engine (%s): its events are read instead", match.pk, error
+            )
+    if told is None:
+        told = [(text, None, board) for text, board in legacy_boards(match, names, side_names, seat)]  # no views
+    return [Step(number, text, view, board) for number, (text, view, board) in enumerate(told, start=1)]
 
 
-def _label(code: str | None) -> str:
-    """A face-up card's accessible label (the code of a card that is shown: never None here)."""
-    return cast(dict, card_face(code))["label"]
+def _through_the_engine(
+    match: Match, names: dict[int, str], side_names: dict[int, str], seat: int | None
+) -> list[tuple[str, Mapping[str, Any] | None, Board]]:
+    def look(state: engine.MatchState) -> Mapping[str, Any]:
+        return engine.seat_view(state, seat) if seat is not None else engine.spectator_view(state)
+
+    state = engine.from_json(cast(dict, match.start_state))  # the caller checked it is stored
+    rows = MatchEvent.objects.filter(match=match).order_by("id").values_list("seat", "data", "action")
+    moments: deque = deque()  # (event, state right after it) of the move being told
+    faces: dict = {}  # each card's face, once per page (the board only reads them)
+    told: list[tuple[str, Mapping[str, Any] | None, Board]] = []
+    board_view = None  # the last view of a match not yet over: the board the page keeps drawing at its end
+    for actor, event, action in rows:
+        if action is not None:
+            if moments:
+                raise ReplayMismatch(f"a move told {len(moments)} events that were not stored")
+            # A move's first event carries its action and its seat (a person's, a bot's: never None).
+            state, events, states = engine.apply_with_moments(state, cast(int, actor), engine.Action.from_dict(action))
+            moments.extend(zip(events, states, strict=True))
+        at = state
+        if moments:
+            said, at = moments.popleft()
+            if said != event:
+                raise ReplayMismatch(f"the engine told {said}, the match stored {event}")
+        text = event_sentence(event, names, side_names)
+        if text is None:
+            continue
+        view = look(at)
+        if not view["match_over"]:
+            board_view = view
+        told.append((text, view, _board(board_view or view, names, faces)))
+    if moments:
+        raise ReplayMismatch("the last move told events that were not stored")
+    if engine.to_json(state) != match.state:
+        raise ReplayMismatch("the actions do not end in the stored state")
+    return told
+
+
+def _board(view: Mapping[str, Any], names: dict[int, str], faces: dict) -> Board:
+    """The page's board from a view. A finished match's view has no hand and no rounds (its `last_hand`
+    sums them up): the page keeps drawing the board of the hand that ended it, passed in here instead."""
+    me = view["seat"]
+
+    def face(code: str | None) -> dict | None:
+        if code not in faces:
+            faces[code] = card_face(code)
+        return faces[code]
+
+    def plays(entries: list[dict]) -> list[Play]:
+        out = []
+        for play in entries:
+            who, mine = names.get(play["seat"], ""), play["seat"] == me
+            out.append(Play(play["seat"], who, face(play["card"]), play["face_down"], mine))
+            if play.get("double"):
+                # Everyone sees that a card lies beneath; only its owner knows which.
+                out.append(Play(play["seat"], who, face(play["hidden"]), True, mine))
+        return out
+
+    return Board(
+        hand_number=view["hand_number"],
+        score=list(view["score"]),
+        stake=view["stake"],
+        vira=face(view["vira"]),
+        trick=plays(view["trick"]),
+        rounds=[plays(r["plays"]) for r in view["rounds"]],
+        hand=[face(code) for code in view["hand"]],
+    )

@@ -337,6 +337,15 @@ def test_view_mutation_does_not_touch_the_state():
     before = to_json(state)
     seat_view(state, 0)["last_hand"]["points"] = 99
     assert to_json(state) == before
+    # Nor deep inside the last hand's summary (its rounds, their plays, the score).
+    state = new_match(RuleSet(), 1, dealer=1, deals=[STRONG])
+    state, _ = act(state, (0, "play", "3C"), (1, "play", "4D"), (0, "play", "2C"), (1, "play", "5D"))
+    before = to_json(state)
+    last = seat_view(state, 0)["last_hand"]
+    last["rounds"][0]["plays"][0]["card"] = "4C"
+    last["rounds"][1]["plays"].clear()
+    last["score"][0] = 99
+    assert to_json(state) == before and seat_view(state, 0)["last_hand"] != last
 
 
 def test_partner_cards_shown_only_to_the_side_at_eleven():

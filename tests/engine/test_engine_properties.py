@@ -14,6 +14,7 @@ from games.engine import (
     IllegalAction,
     RuleSet,
     apply,
+    apply_with_moments,
     from_json,
     legal_actions,
     new_match,
@@ -50,6 +51,14 @@ def every_action(state):
         + doubles
         + [Action("raise"), Action("accept"), Action("run")]
     )
+
+
+class CardsFirst(random.Random):
+    """Random cards, hands of ten played and raises accepted: more hands reach round 2."""
+
+    def choice(self, options):
+        plays = [a for a in options if isinstance(a, Action) and a.kind in ("play", "accept")]
+        return super().choice(plays or options)
 
 
 def play_randomly(state, chooser, on_step=None):
@@ -140,13 +149,6 @@ def test_random_online_mineiro_matches_reach_double_rounds_and_reveals():
             if event["type"] in seen:
                 seen[event["type"]] += 1
 
-    class CardsFirst(random.Random):
-        """Random cards, hands of ten played and raises accepted: more hands reach round 2."""
-
-        def choice(self, options):
-            plays = [a for a in options if isinstance(a, Action) and a.kind in ("play", "accept")]
-            return super().choice(plays or options)
-
     for seed in range(150):
         rules = RuleSet(variant="mineiro", mineiro_style="online", deck="clean", seats=2 + 2 * (seed % 2))
         play_randomly(new_match(rules, seed), CardsFirst(seed), count)
@@ -214,43 +216,8 @@ def test_online_mineiro_never_shows_a_double_plays_hidden_card_before_it_is_reve
 
 
 def check_no_hidden_card_shows(rules, seed):
-    def visible_cards(view):
-        rest = {k: v for k, v in view.items() if k not in ("manilhas", "last_hand")}
-        return set(CARD_RE.findall(json.dumps(rest)))
-
     def check(before, seat, action, state, events):
-        face_up = {CARD_NAMES[c] for _, c, down in state.trick if not down}
-        face_up |= {CARD_NAMES[c] for _, _, plays in state.rounds for _, c, down in plays if not down}
-        public = face_up | ({CARD_NAMES[state.vira]} if state.vira >= 0 else set())
-        for viewer in range(rules.seats):
-            view = seat_view(state, viewer)
-            dump = json.dumps(view)
-            for word in ("rng", "seed", "stock", "fixed_deals"):
-                assert f'"{word}"' not in dump
-            allowed = set(public) | set(view["hand"])
-            allowed |= {CARD_NAMES[c] for _, c, down in state.trick if down and _ == viewer}
-            allowed |= {CARD_NAMES[c] for _, _, plays in state.rounds for s, c, down in plays if down and s == viewer}
-            allowed |= {CARD_NAMES[c] for s, c in state.hidden if s == viewer}
-            for play in view["trick"]:
-                if play.get("double"):
-                    assert (play["hidden"] is not None) == (play["seat"] == viewer)
-            if view["partner_hands"]:
-                assert state.kind == "eleven" and rules.partnership
-                for partner, cards in view["partner_hands"].items():
-                    assert int(partner) % 2 == viewer % 2
-                    allowed |= set(cards)
-            assert view["hand"] == [CARD_NAMES[c] for c in state.hands[viewer]] or state.over
-            assert visible_cards(view) <= allowed
-            if view["last_hand"]:
-                rounds = view["last_hand"]["rounds"]
-                for rnd in rounds:
-                    assert all(p["card"] is None for p in rnd["plays"] if p["face_down"])
-                    for p in rnd["plays"]:
-                        if p.get("double") and p["hidden"] is not None:  # shown only by the rules
-                            assert p["lost_value"] or len(rounds) == 3
-                for p in view["last_hand"]["unfinished_round"]:
-                    assert p.get("hidden") is None
-        assert visible_cards(spectator_view(state)) <= public
+        assert_views_hide_what_they_must(rules, state)
         for event in events:
             if event["type"] == "card_played" and event["face_down"]:
                 assert "card" not in event
@@ -260,3 +227,111 @@ def check_no_hidden_card_shows(rules, seed):
                 assert hand_key not in event
 
     play_randomly(new_match(rules, seed), random.Random(seed), check)
+
+
+def visible_cards(view):
+    rest = {k: v for k, v in view.items() if k not in ("manilhas", "last_hand")}
+    return set(CARD_RE.findall(json.dumps(rest)))
+
+
+def assert_views_hide_what_they_must(rules, state):
+    """Every seat's view and the spectator view of `state` show no card they may not see."""
+    face_up = {CARD_NAMES[c] for _, c, down in state.trick if not down}
+    face_up |= {CARD_NAMES[c] for _, _, plays in state.rounds for _, c, down in plays if not down}
+    public = face_up | ({CARD_NAMES[state.vira]} if state.vira >= 0 else set())
+    for viewer in range(rules.seats):
+        view = seat_view(state, viewer)
+        dump = json.dumps(view)
+        for word in ("rng", "seed", "stock", "fixed_deals"):
+            assert f'"{word}"' not in dump
+        allowed = set(public) | set(view["hand"])
+        allowed |= {CARD_NAMES[c] for _, c, down in state.trick if down and _ == viewer}
+        allowed |= {CARD_NAMES[c] for _, _, plays in state.rounds for s, c, down in plays if down and s == viewer}
+        allowed |= {CARD_NAMES[c] for s, c in state.hidden if s == viewer}
+        for play in view["trick"] + [p for r in view["rounds"] for p in r["plays"]]:
+            if play.get("double"):  # a double play's card beneath: its owner's only
+                assert (play["hidden"] is not None) == (play["seat"] == viewer)
+        if view["partner_hands"]:
+            assert state.kind == "eleven" and rules.partnership
+            for partner, cards in view["partner_hands"].items():
+                assert int(partner) % 2 == viewer % 2
+                allowed |= set(cards)
+        assert view["hand"] == [CARD_NAMES[c] for c in state.hands[viewer]] or state.over
+        assert visible_cards(view) <= allowed
+        if view["last_hand"]:
+            rounds = view["last_hand"]["rounds"]
+            for rnd in rounds:
+                assert all(p["card"] is None for p in rnd["plays"] if p["face_down"])
+                for p in rnd["plays"]:
+                    if p.get("double") and p["hidden"] is not None:  # shown only by the rules
+                        assert p["lost_value"] or len(rounds) == 3
+            for p in view["last_hand"]["unfinished_round"]:
+                assert p.get("hidden") is None
+    assert visible_cards(spectator_view(state)) <= public
+
+
+@SETTINGS
+@given(rules=rulesets(targets=(12, 12, 15)), seed=seeds)
+def test_apply_with_moments_is_apply_with_the_table_right_after_each_event(rules, seed):
+    check_moments(rules, seed, random.Random(seed))
+
+
+@SETTINGS
+@given(rules=online_mineiro_rulesets(), seed=seeds)
+def test_online_mineiros_moments_show_the_double_round_and_the_cards_turned_up(rules, seed):
+    check_moments(rules, seed, CardsFirst(seed))
+
+
+def check_moments(rules, seed, chooser):
+    """Each move's moments: the same move as `apply`, one moment per event, the last one the new state;
+    each shows what its event says and hides what every view must hide."""
+
+    def check(before, seat, action, state, events):
+        frozen = to_json(before)
+        new, told, moments = apply_with_moments(before, seat, action)
+        assert to_json(before) == frozen
+        assert to_json(new) == to_json(state) and told == events
+        assert len(moments) == len(events) and moments[-1] is new
+        previous = before
+        for event, moment in zip(events, moments, strict=True):
+            assert_views_hide_what_they_must(rules, moment)
+            assert_moment_shows(event, spectator_view(moment), spectator_view(previous))
+            previous = moment
+
+    play_randomly(new_match(rules, seed), chooser, check)
+
+
+def assert_moment_shows(event, view, before):
+    """The table right after `event` (`view`, a spectator's) shows it; `before`: the moment before."""
+    kind = event["type"]
+    if kind not in ("hand_won", "match_won"):
+        assert view["score"] == before["score"]  # only a hand's end scores
+    if kind == "card_played":
+        last = view["trick"][-1]
+        assert (last["seat"], last["face_down"]) == (event["seat"], event["face_down"])
+        assert last["card"] == event.get("card")  # None face down: a spectator never sees it
+        assert bool(last.get("double")) == bool(event.get("double"))
+        assert view["rounds"] == before["rounds"]
+    elif kind in ("round_won", "round_tied"):
+        assert view["trick"] == [] and view["rounds"][-1]["number"] == event["round"]
+        assert [p["card"] for p in view["rounds"][-1]["plays"]] == [p["card"] for p in before["trick"]]
+        assert view["rounds"][-1]["winner_seat"] == event.get("seat")
+    elif kind == "hidden_revealed":
+        assert [(p["seat"], p["card"]) for p in view["trick"]] == [(p["seat"], p["card"]) for p in event["plays"]]
+        assert not any(p.get("double") for p in view["trick"])
+    elif kind == "card_lost_value":
+        assert view["trick"] == before["trick"]
+    elif kind in ("hand_won", "match_won"):
+        assert view["score"] == event["score"] and view["hand_number"] == before["hand_number"]
+        assert view["match_over"] == (kind == "match_won")
+    elif kind == "hand_dealt":
+        assert view["hand_number"] == event["hand_number"] == before["hand_number"] + 1
+        assert (view["trick"], view["rounds"], view["stake"]) == ([], [], event["stake"])
+        assert view["vira"] == event["vira"] and view["dealer"] == event["dealer"]
+    elif kind == "raise_asked":
+        pending = view["pending_raise"]
+        assert (pending["seat"], pending["value"], view["stake"]) == (event["seat"], event["value"], event["stake"])
+    elif kind == "raise_accepted":
+        assert view["pending_raise"] is None and view["stake"] == event["value"]
+    elif kind == "raise_run":
+        assert view["pending_raise"] is None and view["trick"] == before["trick"]

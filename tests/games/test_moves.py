@@ -4,6 +4,8 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games import engine
@@ -92,6 +94,29 @@ def test_human_clock_running_out_plays_for_them_and_says_so(start_match, user):
     match.refresh_from_db()
     status = pushed_fragments(match, 0, oob=False)["status"]
     assert "data-timed-out" in status and "Ana" in status
+
+
+def test_every_move_keeps_its_action_on_its_first_event_in_the_moves_one_insert(start_match, user):
+    """What the replay plays again (games.table.replay): the start, then each move's action, a person's,
+    the AI's and the clock's alike, stored with the move's events in the same one INSERT."""
+    match = start_match(user, face_down=True)
+    assert match.start_state == match.state
+    play_until_human_turn(match)
+    match.refresh_from_db()
+    payload = human_turn_action(match)
+    with CaptureQueriesContext(connection) as captured:
+        act(match.public_id, 0, payload, match.version)
+    inserts = [q["sql"] for q in captured.captured_queries if q["sql"].startswith('INSERT INTO "games_matchevent"')]
+    assert len(inserts) == 1
+    played = list(MatchEvent.objects.filter(match=match, version=match.version + 1).order_by("id"))
+    assert played[0].action == payload and all(row.action is None for row in played[1:])
+    play_until_human_turn(match)
+    match.refresh_from_db()
+    assert sweep(now=match.deadline + timedelta(seconds=1)) == 1  # the clock plays for seat 0
+    timed_out = list(MatchEvent.objects.filter(match=match, version=match.version + 1).order_by("id"))
+    assert timed_out[0].data["type"] == "clock_ran_out" and timed_out[0].action is None
+    assert timed_out[1].action is not None and timed_out[1].seat == 0
+    assert MatchEvent.objects.filter(match=match, actor="bot").exclude(action=None).exists()
 
 
 def test_clock_playing_for_an_absent_human_never_raises():

@@ -51,10 +51,12 @@ def hidden_from(state, seat: int | None) -> set[str]:
     hidden = hidden - allowed_for(state, seat)
     if not state.over:
         # Beneath others' double plays (online Mineiro), judged by the state, not by the view: until
-        # the hand ends nothing may show them (they are shown only as the hand ends).
+        # the hand ends nothing may show them (they are shown only as the hand ends; in a replay's
+        # moments, also once turned up as round 3, where they lie face up on the felt).
         # (Mineiro's four manilhas are printed on every table, and the last hand's summary shows
         # that hand's cards, dealt again since: neither proves anything either way.)
         public = set(view_of(state, seat)["manilhas"])
+        public |= {CARD_NAMES[c] for s, c, down in plays if not down}
         if state.last_hand:
             plays = [p for r in state.last_hand["rounds"] for p in r["plays"]] + state.last_hand["unfinished_round"]
             public |= {p["card"] for p in plays} | {p.get("hidden") for p in plays}

@@ -1,0 +1,111 @@
+"""`manage.py bench_replay`: what the replay page of a long 4-seat match costs, through the engine and
+through the events.
+
+A match of four people, every move through the move service, nobody raising (so it lasts: 12 hands
+and more, several hundred events), is stored in the configured database inside a transaction that
+is rolled back at the end: nothing stays. Then, per run: the steps through the engine
+(`games.table.replay.replay_steps`: the stored actions played again with `engine.apply_with_moments`
+and a seat's view of every moment), the steps from the events (`replay_legacy.legacy_boards`, the
+replay before issue 29), and the whole page (the view, its queries and the template) for seat 0.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.test import RequestFactory
+from django.utils import translation
+
+from games import engine, views
+from games.match.moves import apply_action
+from games.match.starting import SeatPlan, create_match
+from games.models import Match, MatchEvent
+from games.selectors import seats_at
+from games.table.replay import replay_steps
+from games.table.replay_legacy import legacy_boards
+
+
+class Rollback(Exception):
+    pass
+
+
+class Command(BaseCommand):
+    help = "The replay page of a long 4-seat match: steps through the engine, steps from the events, the whole page."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--runs", type=int, default=20, help="timed runs of each (default 20)")
+        parser.add_argument("--seed", type=int, default=3)
+        parser.add_argument("--language", default="en")
+
+    def handle(self, *args, **options):
+        runs = options["runs"]
+        if not 1 <= runs <= 500:
+            raise CommandError("--runs 1..500")
+        try:
+            with transaction.atomic(), translation.override(options["language"]):
+                self.measure(runs, options["seed"])
+                raise Rollback
+        except Rollback:
+            pass
+
+    def measure(self, runs: int, seed: int) -> None:
+        match, people = long_match(seed)
+        seats = seats_at(match)
+        names = {s.number: s.display_name for s in seats}
+        rules = engine.RuleSet.from_dict(match.rules)
+        side_names = {side: " & ".join(names[s] for s in names if engine.side_of(rules, s) == side) for side in (0, 1)}
+        request = RequestFactory().get(f"/play/m/{match.public_id}/replay/")
+        request.user, request.session = people[0], {}  # type: ignore[assignment]  # seat 0's person, signed in
+        events = MatchEvent.objects.filter(match=match).count()
+        self.stdout.write(f"match: {len(match.state['score'])} sides, score {match.score}, {events} events")
+        timings = {
+            "steps through the engine": lambda: replay_steps(match, seats, 0),
+            "steps from the events (before)": lambda: legacy_boards(match, names, side_names, 0),
+            "whole page, seat 0 (view + template)": lambda: views.replay(request, match.public_id),
+        }
+        assert views.replay(request, match.public_id).status_code == 200
+        assert all(step.view is not None for step in replay_steps(match, seats, 0))
+        self.stdout.write(f"load average {os.getloadavg()[0]:.1f}; per run, wall clock and this process's CPU time:")
+        for name, run in timings.items():
+            run()  # warm: templates compiled, translations loaded
+            wall, cpu = [], []
+            for _ in range(runs):
+                start, start_cpu = time.perf_counter(), time.process_time()
+                run()
+                wall.append((time.perf_counter() - start) * 1000)
+                cpu.append((time.process_time() - start_cpu) * 1000)
+            self.stdout.write(
+                f"{name:38} wall p50 {statistics.median(wall):6.1f} ms, min {min(wall):6.1f}   "
+                f"CPU p50 {statistics.median(cpu):6.1f} ms, min {min(cpu):6.1f}"
+            )
+
+
+def long_match(seed: int) -> tuple[Match, list]:
+    """Four people, Paulista, nobody raising: every hand is worth one point (the hands of eleven too)."""
+    users = get_user_model()
+    people = [
+        users.objects.create_user(
+            username=f"bench_replay_{seed}_{n}", email=f"bench_replay_{seed}_{n}@example.com", password=None
+        )
+        for n in range(4)
+    ]
+    match = create_match(
+        rules=engine.RuleSet(variant="paulista", seats=4),
+        seats=[SeatPlan(user=u, display_name=f"Player {n}") for n, u in enumerate(people)],
+        bot_level="medium",
+        seed=seed,
+    )
+    chooser = random.Random(seed)
+    while match.status == Match.Status.ACTIVE:
+        state = engine.from_json(match.state)
+        seat = engine.seats_to_act(state)[0]
+        legal = [a for a in engine.legal_actions(state, seat) if a.kind != "raise"]
+        action = next((a for a in legal if a.kind == "accept"), None) or chooser.choice(legal)
+        match = apply_action(match.public_id, seat, action.to_dict(), match.version)
+    return match, people
