@@ -58,6 +58,10 @@ STATES: dict[str, Hooks] = {
             "[data-form=lobby-filters]",
         ),
     ),
+    # The form that opens a room.
+    "room-create": Hooks(reachable=("[data-form=create-room] [data-field]", "[data-action=create-room]")),
+    # A stranger at a private room's page: its password and "join".
+    "room-join": Hooks(on_screen=("[data-form=room-password] input[type=password]", "[data-action=join-room]")),
     # A private room of four, two seated; the chief's view.
     "room-waiting": Hooks(
         on_screen=("#room-seats [data-taken]", "#room-seats [data-seat-user]"),

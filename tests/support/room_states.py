@@ -138,6 +138,18 @@ def room_waiting(make_user) -> Viewer:
     return Viewer(ana, f"/rooms/r/{room.code}/", room=room, people=(ana, bernardo))
 
 
+def room_create(make_user) -> Viewer:
+    """The form that opens a room."""
+    return Viewer(make_user("Ana"), "/rooms/new/")
+
+
+def room_join(make_user) -> Viewer:
+    """Bernardo's private room, waiting; Ana at its page without the invite link's key: the password form."""
+    ana, bernardo = make_user("Ana"), make_user("Bernardo")
+    room = services.create_room(bernardo, options(seats=2), is_private=True, name="Mesa do Bernardo", password=PASSWORD)
+    return Viewer(ana, f"/rooms/r/{room.code}/", room=room, people=(bernardo,))
+
+
 def room_mid_hand(make_user) -> Viewer:
     room, match, people = room_of_four(make_user)
     match = mid_hand(match)
@@ -224,6 +236,8 @@ def room_replay(make_user) -> Viewer:
 
 BUILDERS: dict[str, Callable[..., Viewer]] = {
     "rooms-lobby": rooms_lobby,
+    "room-create": room_create,
+    "room-join": room_join,
     "room-waiting": room_waiting,
     "room-mid-hand": room_mid_hand,
     "room-truco": room_truco,
