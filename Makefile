@@ -54,12 +54,13 @@ test-browser: venv ## only the real-Chromium tests
 check-deploy: venv ## `check --deploy` with a production-like environment
 	DEBUG=0 SECRET_KEY=$$(openssl rand -hex 32) ALLOWED_HOSTS=truco.example $(PY) manage.py check --deploy --fail-level WARNING
 
-screenshots: venv ## docs/screenshots/: a small PNG of every page and table state at 390x844 and 1280x800 (pt-BR)
+screenshots: venv ## docs/screenshots/ from scratch: a full-resolution PNG of every page and table state at 390x844 and 1280x800 (pt-BR)
 	$(PY) manage.py compile_catalogues
 	rm -f docs/screenshots/*.png
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -m browser -q tests/browser/test_site_browser.py \
 		tests/browser/test_table_layout_browser.py tests/browser/test_cards_browser.py \
-		-k "speaks_one_language or control_of_the_table or cards_read_at_a_glance" $(PYTEST_ARGS)
+		tests/browser/test_every_state_browser.py \
+		-k "speaks_one_language or control_of_the_table or cards_read_at_a_glance or every_state_shows_its_hooks" $(PYTEST_ARGS)
 
 messages: venv ## refresh the pt-BR .po catalogues after changing user-facing text (needs gettext)
 	for app in accounts games rooms shop stats; do (cd $$app && ../$(PY) ../manage.py makemessages -l pt_BR); done

@@ -71,8 +71,7 @@ def test_the_cards_read_at_a_glance(site_server, browser, stocked_shop, make_use
         grant_item(viewer, item, how="gift")
         equip(viewer, item)
     match = mineiro_round_two(viewer, rival)
-    scale = 0.5 if SCREENSHOTS_DIR and size == "desktop" else 1
-    context, page = open_page(browser, site_server, size=size, language="pt-BR", user=viewer, scale=scale)
+    context, page = open_page(browser, site_server, size=size, language="pt-BR", user=viewer)
     page.goto(f"{site_server.url}/play/m/{match.public_id}/")
     expect(page.locator("[data-connection]")).to_be_hidden()
     hand = page.locator("#hand")

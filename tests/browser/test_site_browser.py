@@ -2,8 +2,8 @@
 at a time (no raw code, no word of the other language), nothing wider than the screen, no console error,
 no serious or critical axe-core violation; the header and the Play page fit a phone.
 
-`make screenshots` runs the walk with SCREENSHOTS_DIR set: it also saves a small PNG of each page at
-both sizes (pt-BR) in docs/screenshots/.
+`make screenshots` runs the walk with SCREENSHOTS_DIR set: it also saves a PNG of each page at both
+sizes (pt-BR, full resolution) in docs/screenshots/.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import expect
@@ -26,7 +25,14 @@ from games.match.tournaments import start_tournament
 from games.models import Match
 from shop import purchases, wallet
 from shop.models import Item
-from tests.support.browser import PAGE_WORDS_JS, SIZES, choose_on_the_play_page, inside_viewport, open_page
+from tests.support.browser import (
+    PAGE_WORDS_JS,
+    SIZES,
+    axe_violations,
+    choose_on_the_play_page,
+    inside_viewport,
+    open_page,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -122,20 +128,9 @@ def problems_on(page, language: str, size: str) -> list[str]:
     return found
 
 
-def axe_violations(page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("serious", "critical")
-    ]
-
-
 @pytest.mark.parametrize(("language", "size"), WALKS, ids=[f"{lang}-{size}" for lang, size in WALKS])
 def test_every_page_speaks_one_language_fits_the_screen_and_passes_axe(site_server, browser, player, language, size):
-    # Desktop screenshots are drawn at half resolution: small files, the same layout.
-    scale = 0.5 if SCREENSHOTS_DIR and size == "desktop" else 1
-    context, page = open_page(browser, site_server, size=size, language=language, user=player["user"], scale=scale)
+    context, page = open_page(browser, site_server, size=size, language=language, user=player["user"])
     errors, report = [], {}
     page.on("console", lambda m: m.type == "error" and errors.append(f"{page.url}: {m.text}"))
     page.on("pageerror", lambda e: errors.append(f"{page.url}: {e}"))

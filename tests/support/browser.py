@@ -1,7 +1,12 @@
-"""Helpers for the real-Chromium tests: a signed-in browser context, the page's visible words."""
+"""Helpers for the real-Chromium tests: a signed-in browser context, the page's visible words, its live
+sockets, what is on screen, axe-core's serious and critical violations, playing a table through its buttons."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+from axe_playwright_python.sync_playwright import Axe
+from django.db import connections
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -36,12 +41,76 @@ PAGE_WORDS_JS = """() => {
 }"""
 
 
-def open_page(browser, server, *, size: str, language: str, user=None, scale: float = 1):
+# Noted in every page before its scripts run: which htmx sockets (by their ws-connect path) opened and
+# received a frame (htmx-ext-ws fires its events on the element that holds ws-connect), and which elements'
+# own requests (hx-get and the like) have been answered.
+SOCKETS_JS = """(() => {
+  window.__sockets = {open: {}, frames: {}};
+  const note = (kind) => (e) => {
+    const path = e.target && e.target.getAttribute && e.target.getAttribute('ws-connect');
+    if (path) { window.__sockets[kind][path] = (window.__sockets[kind][path] || 0) + 1; }
+  };
+  document.addEventListener('htmx:wsOpen', note('open'));
+  document.addEventListener('htmx:wsAfterMessage', note('frames'));
+  document.addEventListener('htmx:afterRequest', (e) => { e.target.__answered = true; });
+})()"""
+
+# True once the panels a page loads after itself (hx-trigger="load": the table's chat and annulment vote) are
+# answered, every socket on the page is open, and every table socket (/ws/match/) has sent its first snapshot.
+SOCKETS_READY_JS = """() => {
+  if ([...document.querySelectorAll('[hx-trigger="load"]')].some((el) => !el.__answered)) { return false; }
+  const seen = window.__sockets || {open: {}, frames: {}};
+  return [...document.querySelectorAll('[ws-connect]')].every((el) => {
+    const path = el.getAttribute('ws-connect');
+    return seen.open[path] && (!path.startsWith('/ws/match/') || seen.frames[path]);
+  });
+}"""
+
+
+def open_page(browser, server, *, size: str, language: str, user=None):
     """A new browser context at one of SIZES in `language` (signed in as `user` if given) and its page."""
-    context = browser.new_context(locale=language, viewport=SIZES[size], device_scale_factor=scale)
+    context = browser.new_context(locale=language, viewport=SIZES[size])
+    context.add_init_script(SOCKETS_JS)
     if user is not None:
         sign_in(context, server, user)
     return context, context.new_page()
+
+
+def wait_until_live(page, timeout: float = 15000) -> None:
+    """Wait until the page's sockets are open and a table's first snapshot is in (a page opened with
+    `open_page`); on a table page the connection notice is hidden too."""
+    page.wait_for_function(SOCKETS_READY_JS, timeout=timeout)
+    if page.locator("[data-connection]").count():
+        expect(page.locator("[data-connection]")).to_be_hidden()
+
+
+def axe_results(page) -> list[dict]:
+    """Every axe-core violation on the page as it is now (axe-core's own dicts: id, impact, help, nodes)."""
+    return Axe().run(page).response["violations"]
+
+
+def axe_violations(page) -> list[str]:
+    """The serious and critical axe-core violations, one line each with up to three of the nodes."""
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+        for v in axe_results(page)
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def off_the_loop(function, *args, **kwargs):
+    """Call `function` in a thread of its own and return what it returns. Playwright's sync API keeps an event
+    loop running in the test's thread, where `async_to_sync` refuses to run: a service that publishes (a move
+    to the table's sockets, a room's change to the lobby's) publishes from there only in another thread."""
+
+    def run():
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()  # the thread's own connection, not left open past the test database
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
 
 
 def inside_viewport(page, locator) -> bool:
@@ -70,6 +139,16 @@ def choose_on_the_play_page(page, **choices) -> None:
         if not control.is_visible():
             page.click("[data-more-options] > summary")
         control.check()
+
+
+def settles_on_screen(page, locator, seconds: float = 3) -> bool:
+    """On screen now or once the socket's snapshot has been swapped in (a layout in the middle of a
+    swap is not what a person sees); an element that stays off screen is False."""
+    for _ in range(int(seconds * 10)):
+        if inside_viewport(page, locator):
+            return True
+        page.wait_for_timeout(100)
+    return False
 
 
 # --- playing a table through its buttons ------------------------------------------------------------
