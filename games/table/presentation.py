@@ -42,6 +42,8 @@ DOUBLE_PLAY_REASONS = {
 }
 SUITS = {"C": "♣", "H": "♥", "S": "♠", "D": "♦"}
 SUIT_NAMES = {"C": _("clubs"), "H": _("hearts"), "S": _("spades"), "D": _("diamonds")}
+# A card's name says its rank in words where the corner shows a letter ("Rei de espadas", not "K espadas").
+RANK_NAMES = {"Q": _("Queen"), "J": _("Jack"), "K": _("King"), "A": _("Ace")}
 
 
 def card_face(code: str | None, *, manilha: bool = False) -> dict | None:
@@ -64,7 +66,8 @@ def _card_face(code: str, language: str | None) -> dict:
         "rank": rank,
         "suit": SUITS[suit],
         "red": suit in "HD",
-        "label": f"{rank} {SUIT_NAMES[suit]}",  # in the active language, which is `language`
+        # In the active language, which is `language`.
+        "label": _("%(rank)s of %(suit)s") % {"rank": RANK_NAMES.get(rank, rank), "suit": SUIT_NAMES[suit]},
     }
 
 

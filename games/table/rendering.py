@@ -118,6 +118,7 @@ class TableFacts:
     tournament_stage: int | None = None
     tournament_public_id: str | None = None
     room_match: bool = False
+    stake_coins: int = 0  # a room's stake in coins: what each person put in the pot
     move_seconds: int = 99  # a person's clock: the whole of the ring drawn around the acting avatar
 
 
@@ -131,6 +132,7 @@ def table_facts(match: Match, seats: list[Seat], deck: dict) -> TableFacts:
         tournament_stage=stage,
         tournament_public_id=public_id,
         room_match=match.kind == Match.Kind.ROOM,
+        stake_coins=match.stake_coins,
         move_seconds=match.move_seconds,
     )
 
@@ -205,10 +207,14 @@ def scoreboard_context(u: ViewerUpdate) -> dict:
     tournament_stage = u.table.tournament_stage
     next_raise = view["next_raise"]
     return {
-        "score": [
-            {"side": s, "label": _side_label(view, names, s), "points": points, "mine": s == view["side"]}
-            for s, points in enumerate(view["score"])
-        ],
+        # Your side first, as a scoreboard reads at a real table ("Nós 3 × 5 Eles").
+        "score": sorted(
+            (
+                {"side": s, "label": _side_label(view, names, s), "points": points, "mine": s == view["side"]}
+                for s, points in enumerate(view["score"])
+            ),
+            key=lambda entry: not entry["mine"],
+        ),
         "tournament_stage": Tournament.STAGES[tournament_stage] if tournament_stage is not None else None,
         "tournament_url": _tournament_url(u.table.tournament_public_id),
         "hand_number": view["hand_number"],
@@ -222,6 +228,7 @@ def scoreboard_context(u: ViewerUpdate) -> dict:
         "iron_hand": view["iron_hand"],
         "hand_of_eleven": view["hand_of_eleven"],
         "variant": view["rules"]["variant"],
+        "stake_coins": u.table.stake_coins,
     }
 
 

@@ -117,10 +117,10 @@ def test_the_manilhas_are_marked_in_the_hand_the_trick_the_rounds_and_the_legend
     assert re.search(r'class="card card-face--classic red"[^>]*><svg[^>]*><use href="[^"]*#card-3H"', hand)
     legend = trick[trick.index('<div class="vira">') : trick.index("</div>")]
     assert re.findall(r'class="mini-card(?: red)? manilha"[^>]*aria-label="([^"]+)"', legend) == [
-        "4 clubs",
-        "7 hearts",
-        "A spades",
-        "7 diamonds",
+        "4 of clubs",
+        "7 of hearts",
+        "Ace of spades",
+        "7 of diamonds",
     ]
     round_one = trick[trick.index('data-round="1"') :]
     assert re.search(r'class="mini-card red manilha"[^>]*><svg[^>]*><use href="[^"]*#card-7D"', round_one)

@@ -46,8 +46,8 @@ def test_card_tag_speaks_the_viewers_language_after_another_language_was_cached(
     with translation.override("pt-br"):
         portuguese = render("{% card face %}", face=card_face("7H"), deck=DECK)
         back = render("{% card None %}", deck=DECK)
-    assert 'aria-label="7 hearts"' in english
-    assert 'aria-label="7 copas"' in portuguese
+    assert 'aria-label="7 of hearts"' in english
+    assert 'aria-label="7 de copas"' in portuguese
     assert 'aria-label="carta encoberta"' in back
 
 
