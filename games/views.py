@@ -25,7 +25,8 @@ from games.models import Match, Tournament
 from games.seating import guest_tokens, remember_guest_seat, seat_for
 from games.table import rendering
 from games.table.publishing import publish_after_commit
-from games.table.replay import replay_steps
+from games.table.replay import replay_moves, replay_step_number, replay_steps
+from shop.selectors import equipped_deck
 
 
 @require_http_methods(["GET", "POST"])
@@ -131,7 +132,9 @@ def history(request):
 
 
 def replay(request, public_id: str):
-    """A finished match step by step, for the people who sat at it: 404 for anyone else."""
+    """A finished match step by step, for the people who sat at it (404 for anyone else): one step's board
+    at a time (`?step=N`), drawn by the live table's fragments from the engine's view of that moment; the
+    step buttons (and the arrow keys) swap the board in place."""
     match = get_object_or_404(Match, public_id=public_id)
     seat = seat_for(match, request.user, request.session)
     if seat is None:
@@ -141,4 +144,19 @@ def replay(request, public_id: str):
         return render(request, "games/replay.html", {"match": match, "not_over": True}, status=404)
     seats = selectors.seats_at(match)
     steps = replay_steps(match, seats, seat.number)
-    return render(request, "games/replay.html", {"match": match, "steps": steps, "seat": seat, "seats": seats})
+    number = replay_step_number(request.GET.get("step"), len(steps))
+    step = steps[number - 1] if steps else None
+    board, deck = None, equipped_deck(request.user)
+    if step is not None and step.view is not None:
+        board = rendering.board_fragments(step.view, rendering.table_facts(match, seats, deck))
+    context = {
+        "match": match,
+        "seats": seats,
+        "step": step,
+        "total": len(steps),
+        "go": replay_moves([s.board.hand_number for s in steps], number),
+        "board": board,
+        "board_face": deck["face_style"],
+    }
+    partial = request.headers.get("HX-Request") == "true"
+    return render(request, "games/_replay_board.html" if partial else "games/replay.html", context)

@@ -663,6 +663,24 @@ def page_context(match: Match, seats: list[Seat], seat_number: int | None, *, sp
     }
 
 
+# What a replay's board draws of the table: the same fragments as the live table's, from a step's view.
+BOARD_REGIONS = ("scoreboard", "seats", "trick", "hand")
+
+
+def board_fragments(view: TableView, table: TableFacts) -> dict[str, str]:
+    """The table as it stood at one step of a replay, drawn by the live table's own fragments from the
+    engine's view of that moment (games.table.replay): nothing can be played on it (no legal action, so no
+    button), and nothing shows that the view does not."""
+    update = ViewerUpdate(view={**view, "legal_actions": []}, table=table, version=0)
+    contexts = {
+        "scoreboard": scoreboard_context(update),
+        "seats": seats_context(update),
+        "trick": trick_context(update),
+        "hand": hand_context(update),
+    }
+    return {region: render_fragment(region, contexts[region]) for region in BOARD_REGIONS}
+
+
 def render_fragment(region: str, context: dict, *, oob: bool = False) -> str:
     # Without localization: every number a fragment shows is an integer that is also data (a
     # version, a score, a deadline in ms, read back by the page's script and by tests), which no

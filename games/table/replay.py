@@ -140,3 +140,37 @@ def _board(view: Mapping[str, Any], names: dict[int, str], faces: dict) -> Board
         rounds=[plays(r["plays"]) for r in view["rounds"]],
         hand=[face(code) for code in view["hand"]],
     )
+
+
+def replay_step_number(asked: str | None, steps: int) -> int:
+    """The step a replay page shows (from 1): what `?step=` asks, or the first; clamped to the match's steps,
+    whatever the URL holds."""
+    if not asked or not asked.isascii() or not asked.isdigit() or len(asked) > 6:
+        return 1
+    return max(1, min(int(asked), max(steps, 1)))
+
+
+def replay_moves(hands: list[int], at: int) -> dict[str, int]:
+    """Where each of the replay's buttons leads from step `at` (from 1), given each step's hand number: the
+    first and last step, one step back and on, and the start of the next hand, or of this hand (of the one
+    before when already at its start)."""
+    last = max(len(hands), 1)
+    if not hands:
+        return {"first": 1, "prev": 1, "next": 1, "last": 1, "prev_hand": 1, "next_hand": 1}
+    i = at - 1
+    next_hand = next((n for n in range(i + 1, len(hands)) if hands[n] != hands[i]), len(hands) - 1)
+    start = i
+    while start > 0 and hands[start - 1] == hands[i]:
+        start -= 1
+    if start == i and start > 0:
+        start -= 1
+        while start > 0 and hands[start - 1] == hands[i - 1]:
+            start -= 1
+    return {
+        "first": 1,
+        "prev": max(1, at - 1),
+        "next": min(last, at + 1),
+        "last": last,
+        "prev_hand": start + 1,
+        "next_hand": next_hand + 1,
+    }

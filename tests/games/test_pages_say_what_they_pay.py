@@ -114,10 +114,10 @@ def result_screen(match: Match) -> str:
     match.refresh_from_db()
     # The match was closed by hand (finish), so its engine state is still mid-hand: the view says it is over.
     view = {**rendering.viewer_view(match, 0), "match_over": True, "match_winner": match.winner_side}
-    contexts = rendering.table_contexts(
-        match, rendering.table_facts(match, selectors.seats_at(match), DEFAULT_DECK), view
-    )
     with translation.override("en"):
+        contexts = rendering.table_contexts(
+            match, rendering.table_facts(match, selectors.seats_at(match), DEFAULT_DECK), view
+        )
         return rendering.render_fragment("status", contexts["status"])
 
 

@@ -19,8 +19,9 @@ pytestmark = pytest.mark.django_db
 def regions(match: Match, seat: int = 0) -> dict[str, str]:
     match.refresh_from_db()
     table = rendering.table_facts(match, selectors.seats_at(match), DEFAULT_DECK)
-    contexts = rendering.table_contexts(match, table, rendering.viewer_view(match, seat))
+    # A socket builds its contexts in its language too (the cards' names are words).
     with translation.override("en"):
+        contexts = rendering.table_contexts(match, table, rendering.viewer_view(match, seat))
         return rendering.render_regions(contexts)
 
 

@@ -6,12 +6,14 @@ import re
 import pytest
 
 from games.models import DealtCards, MatchEvent
+from tests.support.leaks import cards_shown
 
 pytestmark = pytest.mark.django_db
 
-STEP = re.compile(r'<div class="replay-step" data-step="(\d+)" data-hand="(\d+)"[^>]*>(.*?)\n  </div>', re.S)
-CARD = re.compile(r'data-card="([^"]+)"')
-MY_HAND = re.compile(r"data-my-hand>(.*?)</div>", re.S)
+BOARD = re.compile(r'<div id="replay-board" class="replay-board" data-step="(\d+)" data-hand="(\d+)">(.*)', re.S)
+STEPS = re.compile(r'data-steps="(\d+)"')
+MY_HAND = re.compile(r'<section id="hand"(.*?)</section>', re.S)
+LEGEND = re.compile(r'<p class="manilha">.*?</p>', re.S)
 SEED_WITH_A_DOUBLE_PLAY = 45
 
 
@@ -55,14 +57,20 @@ def test_only_the_people_at_the_match_see_its_replay(user, make_user, play_match
 def test_the_replay_shows_no_hidden_card(user, play_match, client, seats, seed, rules):
     match = play_match(user, seats=seats, seed=seed, choose=face_down_first, **rules)
     client.force_login(user)
-    html = client.get(f"/play/m/{match.public_id}/replay/").content.decode()
+    url = f"/play/m/{match.public_id}/replay/"
+    total = int(STEPS.search(client.get(url).content.decode()).group(1))
     events = list(MatchEvent.objects.filter(match=match).order_by("id").values_list("data", flat=True))
-    steps = STEP.findall(html)
-    assert len(steps) == len(events) > 10
+    # One board a step, as the step buttons fetch it (htmx: the board alone).
+    steps = [
+        BOARD.search(client.get(f"{url}?step={n}", HTTP_HX_REQUEST="true").content.decode())
+        for n in range(1, total + 1)
+    ]
+    assert total == len(events) > 10 and all(steps)
     dealt = {(d.hand_number, d.seat): d for d in DealtCards.objects.filter(match=match)}
     hand, public = 1, set()
     saw_my_face_down = saw_their_back = False
-    for (number, hand_attr, body), event in zip(steps, events, strict=True):
+    for found, event in zip(steps, events, strict=True):
+        number, hand_attr, body = found.groups()
         if event["type"] == "hand_dealt":
             hand, public = event["hand_number"], set()
         if event["type"] == "card_played" and not event["face_down"]:
@@ -72,15 +80,16 @@ def test_the_replay_shows_no_hidden_card(user, play_match, client, seats, seed, 
         if event["type"] == "hidden_revealed":
             public |= {play["card"] for play in event["plays"]}
         assert int(hand_attr) == hand
-        shown = set(CARD.findall(body)) - {"back"}
+        # (Mineiro's four manilhas are printed on every table: the legend is no card of anyone's.)
+        shown = cards_shown(LEGEND.sub("", body))
         hidden = set()
         for seat in range(1, seats):
             hidden |= set(dealt[(hand, seat)].cards) - public  # their unplayed and face-down cards
         assert not shown & hidden, f"step {number} shows hidden cards {shown & hidden}"
-        mine = set(CARD.findall(MY_HAND.search(body).group(1)))
+        mine = cards_shown(MY_HAND.search(body).group(1))
         assert mine <= set(dealt[(hand, 0)].cards)
-        saw_my_face_down |= any(c in body for c in dealt[(hand, 0)].face_down) and "face down" in body
-        saw_their_back |= 'data-card="back"' in body
+        saw_my_face_down |= any(c in shown for c in dealt[(hand, 0)].face_down) and "face down" in body
+        saw_their_back |= 'class="card back' in body
     assert saw_my_face_down or saw_their_back  # the match did exercise face-down cards
     if rules.get("mineiro_style") == "online":
         assert any(e.get("double") for e in events)  # and online Mineiro's double play

@@ -136,8 +136,17 @@ STATES: dict[str, Hooks] = {
         on_screen=(SCORE, OTHER_SEATS, VIRA, ON_THE_FELT, "#spectators[data-spectators]"),
         absent=(PLAYABLE_CARD, ANY_ACTION, "[data-action=leave-match]"),
     ),
-    # games' replay of the finished room match, from a seat's eyes (being rebuilt into a board).
-    "room-replay": Hooks(on_screen=("[data-replay]",)),
+    # games' replay of the finished room match, from a seat's eyes: one step's board, its step buttons.
+    "room-replay": Hooks(
+        on_screen=(
+            "[data-replay] [data-replay-go=next]",
+            "[data-replay] [data-replay-at]",
+            "#replay-board .replay-text",
+            "#replay-board #trick [data-vira]",
+            "#replay-board #hand [role=img]",
+        ),
+        absent=(PLAYABLE_CARD, ANY_ACTION),
+    ),
 }
 
 
