@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.browser import SIZES, open_page, settles_on_screen, wait_until_live
+from tests.support.browser import LANDSCAPE, SIZES, open_page, settles_on_screen, wait_until_live
 from tests.support.hooks import DUEL
 from tests.support.table_states import table_in_state
 
@@ -28,7 +28,7 @@ def duel(transactional_db, make_user):
     return make_user("Ana"), make_user("Beto")
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", [*SIZES, *LANDSCAPE])
 @pytest.mark.parametrize("state", DUEL)
 def test_every_control_of_the_table_state_is_on_screen(site_server, browser, duel, state, size):
     viewer, rival = duel

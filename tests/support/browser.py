@@ -11,6 +11,8 @@ from django.test import Client
 from playwright.sync_api import expect
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+# A phone on its side: the live table's layout is checked there too (tests/browser/test_table_layout_browser.py).
+LANDSCAPE = {"landscape": {"width": 844, "height": 390}}
 
 
 def sign_in(context, server, user) -> None:
@@ -69,7 +71,7 @@ SOCKETS_READY_JS = """() => {
 
 def open_page(browser, server, *, size: str, language: str, user=None):
     """A new browser context at one of SIZES in `language` (signed in as `user` if given) and its page."""
-    context = browser.new_context(locale=language, viewport=SIZES[size])
+    context = browser.new_context(locale=language, viewport={**SIZES, **LANDSCAPE}[size])
     context.add_init_script(SOCKETS_JS)
     if user is not None:
         sign_in(context, server, user)
