@@ -14,10 +14,12 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any, cast
 
 from django.template import Context
 from django.template.loader import get_template
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
@@ -66,6 +68,8 @@ class Presence:
 
 
 NOBODY_AWAY = Presence()
+# The viewer's own seat on the felt, named as the table calls you (worded once here: cheaper than a tag).
+YOU_LABEL, DEALER_LABEL, PARTNER_LABEL = gettext_lazy("You"), gettext_lazy("dealer"), gettext_lazy("partner")
 # What `_seats.html` says of each `Presence.state_of`.
 PRESENCE_LABELS = {
     "bot": gettext_lazy("bot"),
@@ -242,20 +246,54 @@ def seats_context(u: ViewerUpdate) -> dict:
     around = []
     for pl in _players(view, seats):
         state = presence.state_of(seats[pl["number"]])
-        cards = len(pl["cards_left"])
-        # Labels worded here rather than in the template: this fragment is drawn again on every
-        # move, and a template's translate tags cost more than these calls.
+        # Your own cards are in your hand, not on the felt: your seat need not change as you play.
+        cards = 0 if pl["is_me"] else len(pl["cards_left"])
         around.append(
             {
-                **pl,
-                "presence": state,
-                "presence_label": str(PRESENCE_LABELS[state]),
-                "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
-                "initial": (pl["name"][:1] or "?").upper(),
+                "number": pl["number"],
+                # The seat's classes in one value: the block around the memoised look is drawn for every
+                # seat on every render, and each variable a template resolves there costs.
+                "classes": " ".join(
+                    ["seat", f"pos-{pl['position']}"]
+                    + [
+                        word
+                        for word, on in (("acting", pl["acting"]), ("partner", pl["is_partner"]), ("me", pl["is_me"]))
+                        if on
+                    ]
+                ),
                 "shout": p.RAISE_CALLS.get(pending["name"]) if pl["number"] == caller else None,
+                # What the seat looks like, drawn once per distinct look (`{% memo %}`): who acts and who
+                # shouts change on every move and stay outside it. Labels are worded here rather than in
+                # the template: this fragment is drawn again on every move, and a template's translate
+                # tags cost more than these calls.
+                "look": {
+                    "number": pl["number"],
+                    "name": str(YOU_LABEL) if pl["is_me"] else pl["name"],
+                    "initial": (pl["name"][:1] or "?").upper(),
+                    "avatar_url": pl["avatar_url"],
+                    "is_me": pl["is_me"],
+                    "is_partner": pl["is_partner"],
+                    "is_dealer": pl["is_dealer"],
+                    "presence": state,
+                    "presence_label": str(PRESENCE_LABELS[state]),
+                    "cards_left": range(cards),
+                    "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
+                },
             }
         )
-    return {"seats": around, "deck": u.table.deck}
+    return {
+        "seats": around,
+        "deck": u.table.deck,
+        "sprite": sprite_url(),
+        "dealer_label": str(DEALER_LABEL),
+        "partner_label": str(PARTNER_LABEL),
+    }
+
+
+@lru_cache(maxsize=1)
+def sprite_url() -> str:
+    """The cards' sprite (static/games/cards.svg), its URL worked out once per process, not per render."""
+    return static("games/cards.svg")
 
 
 def trick_context(u: ViewerUpdate) -> dict:
@@ -272,7 +310,7 @@ def trick_context(u: ViewerUpdate) -> dict:
         # The finished round's cards go to the seat that took it (a tie stays where it is).
         if winner_seat is not None:
             collect_to = p.position_of(_viewer(view), winner_seat, view["seats"])
-    on_the_felt = _plays(view, names, plays, view["manilhas"])
+    on_the_felt = [{**play, "arriving": False} for play in _plays(view, names, plays, view["manilhas"])]
     if on_the_felt:
         # The card just played travels from its seat to the felt (the last of a finished round too).
         on_the_felt[-1] = {**on_the_felt[-1], "arriving": True}
