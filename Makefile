@@ -5,6 +5,9 @@ PY     := $(VENV)/bin/python
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist): each has its own test database, channel prefix and cache database
+# (truco_site/settings.py); 0 runs the suite in one process.
+XDIST ?= 2
 
 .DEFAULT_GOAL := help
 .PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest loadtest-rooms bench-render bench-replay bench-layer rebuild-stats seed-leaderboards bench-leaderboards clean
@@ -38,18 +41,18 @@ format: venv ## apply ruff's formatting and safe fixes
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-test: venv lint ## lint, then the whole suite (PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set)
+test: venv lint ## lint, then the whole suite in XDIST=2 processes (PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set)
 	$(PY) manage.py compile_catalogues
-	$(PY) -m pytest -m "not browser" $(PYTEST_ARGS)
-	$(PY) -m pytest -m browser $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not browser" -n $(XDIST) $(PYTEST_ARGS)
+	$(PY) -m pytest -m browser -n $(XDIST) $(PYTEST_ARGS)
 
 test-fast: venv ## everything but the real-browser tests
 	$(PY) manage.py compile_catalogues
-	$(PY) -m pytest -m "not browser" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not browser" -n $(XDIST) $(PYTEST_ARGS)
 
 test-browser: venv ## only the real-Chromium tests
 	$(PY) manage.py compile_catalogues
-	$(PY) -m pytest -m browser $(PYTEST_ARGS)
+	$(PY) -m pytest -m browser -n $(XDIST) $(PYTEST_ARGS)
 
 check-deploy: venv ## `check --deploy` with a production-like environment
 	DEBUG=0 SECRET_KEY=$$(openssl rand -hex 32) ALLOWED_HOSTS=truco.example $(PY) manage.py check --deploy --fail-level WARNING

@@ -25,7 +25,7 @@ from games.models import Match, Tournament
 from games.seating import guest_tokens, remember_guest_seat, seat_for
 from games.table import rendering
 from games.table.publishing import publish_after_commit
-from games.table.replay import replay_moves, replay_step_number, replay_steps
+from games.table.replay import finished_match_steps, replay_moves, replay_step_number
 from shop.selectors import equipped_deck
 
 
@@ -143,7 +143,7 @@ def replay(request, public_id: str):
         # Said plainly, with the way back to the table (an unfinished match has no replay).
         return render(request, "games/replay.html", {"match": match, "not_over": True}, status=404)
     seats = selectors.seats_at(match)
-    steps = replay_steps(match, seats, seat.number)
+    steps = finished_match_steps(match, seats, seat.number)
     number = replay_step_number(request.GET.get("step"), len(steps))
     step = steps[number - 1] if steps else None
     board, deck = None, equipped_deck(request.user)

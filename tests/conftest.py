@@ -8,6 +8,7 @@ import pytest
 from asgiref.sync import SyncToAsync
 from channels.layers import channel_layers
 from django.apps import apps
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connections
 
@@ -19,6 +20,12 @@ from tests.support.private_redis import PrivateRedis
 
 PASSWORD = "a-Strong-pass-42"
 _counter = itertools.count(1)
+
+
+def pytest_configure(config):
+    # Before any test hashes a password (Django caches its hashers at first use); forked live servers
+    # inherit it. tests/support/hashers.py says why.
+    settings.PASSWORD_HASHERS = ["tests.support.hashers.OneIterationPBKDF2PasswordHasher"]
 
 
 @pytest.fixture(autouse=True)

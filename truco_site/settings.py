@@ -6,6 +6,7 @@ Production: DEBUG=0 plus SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL and REDIS_URL.
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -23,6 +24,14 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def redis_database_for_worker(url: str, worker: str) -> str:
+    """The Redis URL with database N+1 for test worker gwN (the URL itself outside a parallel test run)."""
+    if not worker:
+        return url
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{int(worker.removeprefix('gw')) + 1}"))
 
 
 DEBUG = env_bool("DEBUG", True)
@@ -216,6 +225,10 @@ GAMES_ROBOT_LEVEL = os.environ.get("GAMES_ROBOT_LEVEL", "medium")
 
 # --- Channel layer --------------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# A parallel test run (pytest-xdist sets PYTEST_XDIST_WORKER to gw0, gw1, ...): each worker hears only
+# its own pub/sub channels and clears only its own cache database (a test's cache.clear() is FLUSHDB).
+# Its test database is suffixed by pytest-django itself. Empty outside such a run.
+TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if REDIS_URL:
     # The pub/sub layer: one publish per message, no per-channel queues to poll. Measured with 100
     # players (docs/performance.md) it halved the tail latency of the list-based RedisChannelLayer.
@@ -226,7 +239,7 @@ if REDIS_URL:
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # Pub/sub channels are global to a Redis server (not per database number): a prefix
             # lets several deployments or test runs share one Redis without hearing each other.
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi")},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi") + TEST_WORKER},
         }
     }
 else:
@@ -241,7 +254,7 @@ if REDIS_URL:
             # Redis, or this process's memory while Redis is down (truco_site/cache.py): a dead
             # Redis must not turn sign-in into a 500, nor switch the sign-in lock off.
             "BACKEND": "truco_site.cache.RedisOrLocalCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": redis_database_for_worker(REDIS_URL, TEST_WORKER),
             # A Redis that is unreachable (not just refusing) costs each call at most this long.
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }

@@ -16,11 +16,13 @@ replay exactly, falls back to the frozen legacy replay (games.table.replay_legac
 from __future__ import annotations
 
 import logging
+import threading
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games import engine
@@ -47,6 +49,29 @@ class Step:
 
 class ReplayMismatch(Exception):
     """The stored actions do not play the match again as it was stored."""
+
+
+# The steps of the finished matches replayed lately in this process, by match (its public id: a rolled-back
+# test may reuse a primary key), version, audience, language and names: each step button fetches one
+# board, and playing a long match again for every click made stepping through it cost O(steps²). A
+# finished match never changes; a name that does (a deleted account) is part of the key.
+KEPT_REPLAYS = 16
+_kept: dict[tuple, list[Step]] = {}
+_kept_lock = threading.Lock()  # pages run in several threads of a process
+
+
+def finished_match_steps(match: Match, seats: list[Seat], seat: int | None) -> list[Step]:
+    """`replay_steps` of a finished match, kept for the next step's request (the oldest dropped past KEPT_REPLAYS)."""
+    key = (match.public_id, match.version, seat, get_language(), tuple((s.number, s.display_name) for s in seats))
+    with _kept_lock:
+        steps = _kept.pop(key, None)
+    if steps is None:
+        steps = replay_steps(match, seats, seat)
+    with _kept_lock:
+        _kept[key] = steps  # the newest last
+        while len(_kept) > KEPT_REPLAYS:
+            del _kept[next(iter(_kept))]
+    return steps
 
 
 def replay_steps(match: Match, seats: list[Seat], seat: int | None) -> list[Step]:

@@ -19,7 +19,7 @@ from typing import Any, cast
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import engine
 from games.match.moves import apply_action
@@ -299,3 +299,22 @@ def test_the_replay_benchmark_times_both_ways_and_leaves_nothing_behind():
     for line in ("steps through the engine", "steps from the events", "whole page"):
         assert line in out.getvalue()
     assert not Match.objects.exists()
+
+
+def test_stepping_through_a_replay_plays_the_match_again_once_per_viewer_and_language(user, play_match, monkeypatch):
+    """Each step button fetches one board: the match is played again for the first, kept for the rest."""
+    match = play_match(user, seed=21, variant="mineiro")
+    played = []
+    real = replay.replay_steps
+    monkeypatch.setattr(replay, "replay_steps", lambda *args: played.append(args[2]) or real(*args))
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    client.force_login(user)
+    url = f"/play/m/{match.public_id}/replay/"
+    first, again = (client.get(f"{url}?step=2", HTTP_HX_REQUEST="true").content.decode() for _ in range(2))
+    client.get(f"{url}?step=3", HTTP_HX_REQUEST="true")
+    assert played == [0] and first == again  # three steps, one replay
+    with translation.override("en"):
+        english = replay.finished_match_steps(match, seats_at(match), 0)
+    with translation.override("pt-br"):
+        portuguese = replay.finished_match_steps(match, seats_at(match), 0)
+    assert played == [0, 0] and [s.text for s in english] != [s.text for s in portuguese]
