@@ -24,12 +24,6 @@ PASSWORD = "segredo1"
 ONE_ADDRESS = "198.51.100.7"
 
 
-@pytest.fixture(autouse=True)
-def _cheap_hashes(settings):
-    # Room passwords go through Django's hasher; the cheapest one keeps thirty guesses quick.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def checked(monkeypatch):
     """Every password actually compared with a room's hash (what a guesser gets out of the site)."""

@@ -41,9 +41,3 @@ def top_up():
 @pytest.fixture
 def now():
     return timezone.now()
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    # Shop tests make many players (hypothesis runs); real hashing cost is not what they test.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

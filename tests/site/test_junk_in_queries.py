@@ -150,7 +150,6 @@ def _pages(client, values) -> list[tuple[str, str, int, queries.Reads]]:
 @pytest.fixture
 def walk(db, make_user, settings):
     settings.MIDDLEWARE = [*settings.MIDDLEWARE, queries.RECORDER]
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     return _world(make_user)
 
 
