@@ -24,7 +24,7 @@ from games.models import Match
 from games.table.presentation import card_face
 from shop.inventory import equip, grant_item
 from shop.models import Item
-from tests.support.browser import open_page
+from tests.support.browser import open_page, wait_until_live
 from tests.support.leaks import cards_shown
 
 pytestmark = pytest.mark.browser
@@ -73,7 +73,7 @@ def test_the_cards_read_at_a_glance(site_server, browser, stocked_shop, make_use
     match = mineiro_round_two(viewer, rival)
     context, page = open_page(browser, site_server, size=size, language="pt-BR", user=viewer)
     page.goto(f"{site_server.url}/play/m/{match.public_id}/")
-    expect(page.locator("[data-connection]")).to_be_hidden()
+    wait_until_live(page)  # the socket's first snapshot redraws the hand: read the cards after it
     hand = page.locator("#hand")
     expect(hand.locator("[data-card]")).to_have_count(2)
 

@@ -58,13 +58,15 @@ SOCKETS_JS = """(() => {
 })()"""
 
 # True once the panels a page loads after itself (hx-trigger="load": the table's chat and annulment vote) are
-# answered, every socket on the page is open, and every table socket (/ws/match/) has sent its first snapshot.
+# answered and every socket on the page is open and has sent its first frame: each of the site's sockets pushes
+# on connect (a table's snapshot, the lobby's list, a room's panels, the chat's last lines), and that push swaps
+# what the page drew, so an element found before it may be detached under the test's feet.
 SOCKETS_READY_JS = """() => {
   if ([...document.querySelectorAll('[hx-trigger="load"]')].some((el) => !el.__answered)) { return false; }
   const seen = window.__sockets || {open: {}, frames: {}};
   return [...document.querySelectorAll('[ws-connect]')].every((el) => {
     const path = el.getAttribute('ws-connect');
-    return seen.open[path] && (!path.startsWith('/ws/match/') || seen.frames[path]);
+    return seen.open[path] && seen.frames[path];
   });
 }"""
 
@@ -79,7 +81,7 @@ def open_page(browser, server, *, size: str, language: str, user=None):
 
 
 def wait_until_live(page, timeout: float = 15000) -> None:
-    """Wait until the page's sockets are open and a table's first snapshot is in (a page opened with
+    """Wait until the page's sockets are open and each has sent its first frame (a page opened with
     `open_page`); on a table page the connection notice is hidden too."""
     page.wait_for_function(SOCKETS_READY_JS, timeout=timeout)
     if page.locator("[data-connection]").count():
