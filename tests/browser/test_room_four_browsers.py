@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from games.models import Match
 from rooms.models import Room
 from shop import wallet
-from tests.support.browser import play_quick_turn, sign_in
+from tests.support.browser import SOCKETS_JS, play_quick_turn, sign_in, wait_until_live
 from tests.support.live_server import LiveDaphne
 from tests.support.stakes import house_coins, set_coins
 
@@ -53,6 +53,7 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
         for n in range(len(people))
     ]
     for context, user in zip(contexts, people, strict=True):
+        context.add_init_script(SOCKETS_JS)
         sign_in(context, live_daphne, user)
     pages = [context.new_page() for context in contexts]
     host = pages[0]
@@ -66,6 +67,7 @@ def test_four_people_play_a_private_room_to_the_end_are_paid_and_play_again(daph
     host.click("[data-action=create-room]")
     expect(host.locator("#room-seats [data-seat-user=Anfitria] [data-chief]")).to_be_visible()
     invite = host.locator("[data-invite-link]").input_value()
+    wait_until_live(host)  # the room's socket redraws its panel on connect: open the options after that
     host.click("[data-action=open-options]")
     host.fill("[data-option=stake]", str(STAKE))
     host.click("[data-action=save-options]")

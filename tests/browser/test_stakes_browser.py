@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from games.models import Match
 from rooms.models import Room
 from shop import wallet
-from tests.support.browser import play_quick_turn, sign_in
+from tests.support.browser import SOCKETS_JS, play_quick_turn, sign_in, wait_until_live
 from tests.support.stakes import house_coins, set_coins
 
 pytestmark = pytest.mark.browser
@@ -32,6 +32,7 @@ def test_a_stake_is_won_less_the_house_cut_changed_between_matches_and_annulled_
     house_before = house_coins()
     contexts = [browser.new_context(locale="en") for _ in range(2)]
     for context, user in zip(contexts, (ana, bia), strict=True):
+        context.add_init_script(SOCKETS_JS)
         sign_in(context, live_daphne, user)
     host, guest = (context.new_page() for context in contexts)
 
@@ -39,6 +40,8 @@ def test_a_stake_is_won_less_the_house_cut_changed_between_matches_and_annulled_
     host.goto(f"{live_daphne.url}/rooms/new/")
     host.select_option("select[name=table]", "2")
     host.click("[data-action=create-room]")
+    expect(host.locator("[data-action=open-options]")).to_be_visible()
+    wait_until_live(host)  # the room's socket redraws its panel on connect: open the options after that
     host.click("[data-action=open-options]")
     host.fill("[data-option=stake]", "100")
     host.click("[data-action=save-options]")
@@ -75,6 +78,7 @@ def test_a_stake_is_won_less_the_house_cut_changed_between_matches_and_annulled_
         page.click("#status [data-action=play-again-room]")
         expect(page.locator("[data-again-page]")).to_be_visible()
     expect(guest.locator("[data-options-icon]")).to_have_attribute("data-options-icon", "still")
+    wait_until_live(host)
     host.click("[data-action=open-options]")
     expect(guest.locator("[data-options-icon]")).to_have_attribute("data-options-icon", "changing", timeout=10000)
     host.fill("[data-option=stake]", "60")

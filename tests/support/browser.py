@@ -145,11 +145,29 @@ def choose_on_the_play_page(page, **choices) -> None:
         control.check()
 
 
+# True when a box that hides its overflow (a scoreboard's pill, a panel) cuts the element: its own box
+# may be on screen while the part a person should read is hidden by an ancestor. A fixed box (a vote over the
+# table) escapes its ancestors' overflow.
+CLIPPED_JS = """(el) => {
+  const r = el.getBoundingClientRect();
+  for (let a = el.parentElement, below = el; a; below = a, a = a.parentElement) {
+    if (getComputedStyle(below).position === 'fixed') { return false; }  // drawn over the page, clipped by nothing
+    const style = getComputedStyle(a);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') { continue; }
+    const c = a.getBoundingClientRect();
+    if (r.left < c.left - 0.5 || r.right > c.right + 0.5 || r.top < c.top - 0.5 || r.bottom > c.bottom + 0.5) {
+      return true;
+    }
+  }
+  return false;
+}"""
+
+
 def settles_on_screen(page, locator, seconds: float = 3) -> bool:
-    """On screen now or once the socket's snapshot has been swapped in (a layout in the middle of a
-    swap is not what a person sees); an element that stays off screen is False."""
+    """On screen and not cut by an ancestor, now or once the socket's snapshot has been swapped in (a
+    layout in the middle of a swap is not what a person sees); an element that stays off screen is False."""
     for _ in range(int(seconds * 10)):
-        if inside_viewport(page, locator):
+        if inside_viewport(page, locator) and not locator.evaluate(CLIPPED_JS):
             return True
         page.wait_for_timeout(100)
     return False
