@@ -328,3 +328,79 @@ def format_report(report: Report) -> str:
             f"load average       {'–' if not load else f'{load[0]:.2f} at the start, {load[1]:.2f} at the end'}",
         ]
     )
+
+
+# --- the ramp (`--ramp`): where the latency crosses a bound -----------------------------------------
+
+# The pace a person plays at, for "players per core": one action every 3 s (issue 31).
+HUMAN_ACTION_EVERY_S = 3.0
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One step of a ramp: a whole run at `load` (players or tables) and what it measured."""
+
+    load: int
+    actions_per_second: float
+    p95_s: float | None  # every seat updated where several people play, else action → update
+    cpu_ms_per_action: float | None  # the servers' CPU in the table phase over the actions sent
+
+    @classmethod
+    def of(cls, load: int, report: Report) -> Stage:
+        return cls(
+            load=load,
+            actions_per_second=report.actions_per_second,
+            p95_s=percentile(report.all_seats_latencies or report.latencies, 95),
+            cpu_ms_per_action=report.cpu_ms_per_action,
+        )
+
+
+def ramp_loads(text: str) -> list[int]:
+    """`--ramp 10,25,50`: the loads of each stage, increasing, each at least 1."""
+    try:
+        loads = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"--ramp takes whole numbers separated by commas, not {text!r}") from None
+    if len(loads) < 2 or any(n < 1 for n in loads) or loads != sorted(set(loads)):
+        raise ValueError("--ramp needs two or more loads of at least 1, increasing (e.g. 10,25,50)")
+    return loads
+
+
+def saturation_rate(stages: list[Stage], bound_s: float) -> float | None:
+    """The action rate at which p95 crosses `bound_s`: interpolated between the last stage under it and
+    the first over it (by action rate); the first stage's rate when it is already over; None when no
+    stage crossed (the point is beyond the ramp)."""
+    below = None
+    for stage in stages:
+        if stage.p95_s is None:
+            continue
+        if stage.p95_s > bound_s:
+            if below is None or stage.actions_per_second <= below.actions_per_second:
+                return stage.actions_per_second
+            assert below.p95_s is not None
+            share = (bound_s - below.p95_s) / (stage.p95_s - below.p95_s)
+            return below.actions_per_second + share * (stage.actions_per_second - below.actions_per_second)
+        below = stage
+    return None
+
+
+def format_ramp(stages: list[Stage], *, bound_s: float, processes: int) -> str:
+    """One line per stage, then the saturation point and the players it means per core at a human pace."""
+    lines = ["load    actions/s   p95 ms   CPU ms/action"]
+    for s in stages:
+        p95 = f"{s.p95_s * 1000:8.1f}" if s.p95_s is not None else "       –"
+        cpu = f"{s.cpu_ms_per_action:8.2f}" if s.cpu_ms_per_action is not None else "       –"
+        lines.append(f"{s.load:4d}   {s.actions_per_second:9.1f}  {p95}   {cpu}")
+    rate = saturation_rate(stages, bound_s)
+    bound = f"{bound_s * 1000:.0f} ms"
+    if all(s.p95_s is None for s in stages):
+        lines.append("no stage measured a latency (see each stage's errors): no saturation point")
+    elif rate is None:
+        lines.append(f"p95 stayed under {bound} at every stage: the saturation point is beyond this ramp")
+    else:
+        players = rate * HUMAN_ACTION_EVERY_S
+        lines.append(
+            f"p95 crosses {bound} at {rate:.1f} actions/s: {players:.0f} players at one action every "
+            f"{HUMAN_ACTION_EVERY_S:.0f} s, {players / processes:.0f} per server process (one core each)"
+        )
+    return "\n".join(lines)

@@ -2,6 +2,7 @@
 real run against a live daphne (3 players, a few seconds; no timing assertions, the machine is shared)."""
 
 import json
+import re
 import threading
 from io import StringIO
 
@@ -13,14 +14,18 @@ from django.db import connections
 
 from devtools.loadtest import (
     Report,
+    Stage,
     TableView,
     assign_urls,
+    format_ramp,
     format_report,
     frame_error,
     frame_version,
     loopback_endpoint,
     parse_frame,
     percentile,
+    ramp_loads,
+    saturation_rate,
     summarise_ms,
 )
 from games.models import Match
@@ -188,6 +193,61 @@ def test_without_a_floor_the_report_says_why():
     assert "table p95 / floor  –" in text
 
 
+def stage(load, rate, p95_ms, cpu=None):
+    return Stage(
+        load=load, actions_per_second=rate, p95_s=None if p95_ms is None else p95_ms / 1000, cpu_ms_per_action=cpu
+    )
+
+
+def test_the_saturation_point_is_interpolated_between_the_stages_either_side_of_the_bound():
+    stages = [stage(10, 10.0, 50), stage(20, 20.0, 80), stage(30, 30.0, 180), stage(40, 31.0, 900)]
+    # 100 ms is a fifth of the way from 80 to 180 ms: a fifth of the way from 20 to 30 actions/s.
+    assert saturation_rate(stages, 0.100) == pytest.approx(22.0)
+
+
+def test_a_ramp_over_the_bound_from_its_first_stage_gives_that_stages_rate_and_one_never_over_gives_none():
+    assert saturation_rate([stage(50, 40.0, 600), stage(60, 41.0, 900)], 0.100) == 40.0
+    assert saturation_rate([stage(1, 1.0, 20), stage(2, 2.0, 30)], 0.100) is None
+    # A stage where nothing was measured says nothing either way.
+    assert saturation_rate([stage(1, 1.0, 20), stage(2, 2.0, None), stage(3, 3.0, 120)], 0.100) == pytest.approx(
+        1.0 + (80 / 100) * 2.0
+    )
+
+
+def test_the_ramp_summary_gives_players_per_server_process_at_a_human_pace():
+    text = format_ramp([stage(10, 10.0, 50, 4.0), stage(20, 30.0, 150, 5.5)], bound_s=0.100, processes=2)
+    assert "  10        10.0      50.0       4.00" in text
+    # Crossing at 20 actions/s; one action every 3 s makes 60 players, 30 on each of the two processes.
+    assert "p95 crosses 100 ms at 20.0 actions/s: 60 players at one action every 3 s, 30 per server process" in text
+    assert "beyond this ramp" in format_ramp([stage(1, 1.0, 20), stage(2, 2.0, 30)], bound_s=0.1, processes=1)
+    # A ramp that measured nothing (no server answered) does not claim the latency stayed low.
+    nothing = format_ramp([stage(1, 0.0, None), stage(2, 0.0, None)], bound_s=0.1, processes=1)
+    assert "no stage measured a latency" in nothing and "beyond" not in nothing
+
+
+def test_ramp_loads_are_two_or_more_whole_numbers_increasing():
+    assert ramp_loads("10,25,50") == [10, 25, 50]
+    assert ramp_loads(" 5, 10 ") == [5, 10]
+    for bad in ("50", "50,10", "10,10", "0,5", "ten,20", ""):
+        with pytest.raises(ValueError, match="--ramp"):
+            ramp_loads(bad)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "command, args, message",
+    [
+        ("loadtest_table", ["--ramp", "20,10"], "increasing"),
+        ("loadtest_table", ["--ramp", "1,2", "--ramp-bound-ms", "0"], "--ramp-bound-ms"),
+        ("loadtest_rooms", ["--ramp", "10,300"], "last stage"),  # 300 tables of four: 1,200 sockets
+    ],
+)
+def test_a_bad_ramp_is_refused_before_anything_runs(command, args, message):
+    with pytest.raises(CommandError, match=message):
+        call_command(command, *args, "--seconds", "1", "--url", "http://127.0.0.1:9")
+    assert not get_user_model().objects.exists()
+
+
 @pytest.mark.django_db
 def test_the_command_refuses_servers_off_this_machine():
     with pytest.raises(CommandError):
@@ -263,3 +323,35 @@ def test_the_real_result_screen_is_read_as_a_finished_match(start_match, user):
     view.apply("".join(pushed_fragments(match, 0).values()))
     assert view.finished
     assert view.legal_actions() == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ramp_runs_each_stage_against_a_live_server_and_says_where_p95_crosses_the_bound(live_daphne_with_sweeper):
+    out = StringIO()
+    failure = []
+
+    def run():
+        try:
+            call_command(
+                "loadtest_table",
+                *("--ramp", "1,2", "--seconds", "2", "--seed", "3", "--floor-seconds", "0"),
+                *("--ramp-bound-ms", "100000", "--url", live_daphne_with_sweeper.url),
+                stdout=out,
+            )
+        except BaseException as exc:  # surfaced below, in the test's own thread
+            failure.append(exc)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive()
+    assert not failure, failure
+    text = out.getvalue()
+    assert text.count("-- stage:") == 2 and "players            1 " in text and "players            2 " in text
+    rows = [line.split() for line in text.splitlines() if re.fullmatch(r"\s*[12]\s+[\d.]+\s+[\d.]+\s+[\d.–]+", line)]
+    assert [row[0] for row in rows] == ["1", "2"] and all(float(row[1]) > 0 for row in rows)
+    # Nothing waits 100 s at two players: the point is beyond this ramp.
+    assert text.rstrip().endswith("the saturation point is beyond this ramp")
+    assert not get_user_model().objects.filter(username__startswith="lt-").exists()

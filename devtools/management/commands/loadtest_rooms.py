@@ -254,6 +254,7 @@ class Command(loadtest_table.Command):
             "--cleanup", action="store_true", help="only delete what earlier runs left behind, then exit"
         )
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+        loadtest_table.add_ramp_arguments(parser, unit="tables of four")
         parser.add_argument(
             "--floor-seconds",
             type=float,
@@ -267,6 +268,9 @@ class Command(loadtest_table.Command):
             raise CommandError(f"--tables must be between 1 and {MAX_PLAYERS // SEATS}")
         options["players"] = options["tables"] * SEATS
         super().handle(*args, **options)
+
+    def players_for(self, load: int) -> int:
+        return load * SEATS
 
     def remove_earlier_runs(self) -> tuple[int, int]:
         Room.objects.filter(room_seats__user__username__startswith=USER_PREFIX).delete()

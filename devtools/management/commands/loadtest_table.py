@@ -36,12 +36,15 @@ from websockets.exceptions import ConnectionClosed
 from accounts.signals import account_deleting
 from devtools.loadtest import (
     Report,
+    Stage,
     TableView,
     assign_urls,
+    format_ramp,
     format_report,
     frame_error,
     frame_version,
     loopback_endpoint,
+    ramp_loads,
 )
 from games import engine
 from games.match.clock import ai_delay
@@ -436,6 +439,16 @@ async def server_cpu_seconds(urls: list[str]) -> dict[int, float] | None:
     return found
 
 
+def add_ramp_arguments(parser, *, unit: str) -> None:
+    parser.add_argument(
+        "--ramp",
+        default="",
+        help=f"find the saturation point: a whole run at each load given ({unit}, increasing, e.g. 10,25,50), "
+        "then the action rate at which p95 crosses --ramp-bound-ms and the players per core it means",
+    )
+    parser.add_argument("--ramp-bound-ms", type=float, default=100, help="the ramp's p95 bound (default 100)")
+
+
 class Command(BaseCommand):
     help = (
         "Load-test the live table: N players, each in its own match against the AI, over real WebSockets "
@@ -465,6 +478,7 @@ class Command(BaseCommand):
             help="only delete the accounts and matches left by earlier runs, then exit",
         )
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+        add_ramp_arguments(parser, unit="players")
         parser.add_argument(
             "--floor-seconds",
             type=float,
@@ -491,32 +505,69 @@ class Command(BaseCommand):
             report=report,
         )
 
+    def players_for(self, load: int) -> int:
+        """The sockets of a `--ramp` stage: its load is players here, tables of four in `loadtest_rooms`."""
+        return load
+
     def handle(self, *args, **options):
         if options["cleanup"]:
             users, matches = self.remove_earlier_runs()
             self.stdout.write(f"removed {users} load-test accounts and {matches} matches")
             return
         players, seconds, think_ms = options["players"], options["seconds"], options["think_ms"]
+        try:
+            loads = ramp_loads(options["ramp"]) if options["ramp"] else []
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         if not 1 <= players <= MAX_PLAYERS:
             raise CommandError(f"--players must be between 1 and {MAX_PLAYERS}")
+        if loads and self.players_for(loads[-1]) > MAX_PLAYERS:
+            raise CommandError(f"--ramp's last stage has more than {MAX_PLAYERS} sockets")
         if not 0 < seconds <= MAX_SECONDS:
             raise CommandError(f"--seconds must be more than 0 and at most {MAX_SECONDS}")
         if not 0 <= think_ms <= 60_000:
             raise CommandError("--think-ms must be between 0 and 60000")
-        urls = [u.strip() for u in options["url"].split(",") if u.strip()]
-        try:
-            endpoints = [loopback_endpoint(u) for u in assign_urls(players, urls)]
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        fleet = self.make_fleet(options)
-        report = Report(players=players, seconds=seconds, elapsed=0.0, urls=urls)
         if not 0 <= options["floor_seconds"] <= MAX_SECONDS:
             raise CommandError(f"--floor-seconds must be between 0 and {MAX_SECONDS}")
+        urls = [u.strip() for u in options["url"].split(",") if u.strip()]
+        if not urls:
+            raise CommandError("--url needs at least one server")
+        try:
+            for url in urls:
+                loopback_endpoint(url)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        if options["ramp_bound_ms"] <= 0:
+            raise CommandError("--ramp-bound-ms must be more than 0")
+        if not loads:
+            report = self.measure(options, players, urls)
+            self.stdout.write(json.dumps(report.as_dict()) if options["json"] else format_report(report))
+            return
+        # The ramp: a whole run per stage, the floor measured in each, the stages one after the other.
+        stages = []
+        for load in loads:
+            report = self.measure(options, self.players_for(load), urls)
+            stages.append(Stage.of(load, report))
+            if options["json"]:
+                self.stdout.write(json.dumps({"load": load, **report.as_dict()}))
+            else:
+                self.stdout.write(f"-- stage: {load}\n{format_report(report)}")
+        summary = format_ramp(stages, bound_s=options["ramp_bound_ms"] / 1000, processes=len(urls))
+        if not options["json"]:
+            self.stdout.write(summary)
+
+    def measure(self, options, players: int, urls: list[str]) -> Report:
+        """One run: `players` sockets play for --seconds beside the floor, then what it left is removed."""
+        endpoints = [loopback_endpoint(u) for u in assign_urls(players, urls)]
+        fleet = self.make_fleet(options)
+        report = Report(players=players, seconds=options["seconds"], elapsed=0.0, urls=urls)
         load_at_start = os.getloadavg()[0]
         try:
             created = fleet.create_players(endpoints)
             if options["floor_seconds"]:
-                floor = FloorRun(endpoints, seconds=options["floor_seconds"], think_ms=think_ms, report=report)
+                floor = FloorRun(
+                    endpoints, seconds=options["floor_seconds"], think_ms=options["think_ms"], report=report
+                )
                 asyncio.run(floor.run())
             else:
                 report.floor_note = "--floor-seconds 0"
@@ -527,9 +578,9 @@ class Command(BaseCommand):
             if cpu_before and cpu_after and cpu_before.keys() == cpu_after.keys():
                 report.server_cpu_s = sum(cpu_after[pid] - cpu_before[pid] for pid in cpu_before)
             report.load_average = (load_at_start, os.getloadavg()[0])
-            self.stdout.write(json.dumps(report.as_dict()) if options["json"] else format_report(report))
         finally:
             if not options["keep"]:
                 users, matches = fleet.cleanup()
                 if not options["json"]:
                     self.stdout.write(f"cleaned up         {users} accounts, {matches} matches")
+        return report
