@@ -3,14 +3,11 @@ real run against a live daphne (3 players, a few seconds; no timing assertions, 
 
 import json
 import re
-import threading
-from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
-from django.db import connections
 
 from devtools.loadtest import (
     Report,
@@ -30,6 +27,7 @@ from devtools.loadtest import (
 )
 from games.models import Match
 from tests.support.matches import play_to_the_end, pushed_fragments
+from tests.support.threads import command_output
 
 HAND = (
     '<section id="hand" class="my-hand" hx-swap-oob="true" aria-label="Your cards">'
@@ -266,38 +264,12 @@ def live_daphne_with_sweeper(settings, request):
 
 @pytest.mark.django_db(transaction=True)
 def test_three_players_play_against_a_live_server_without_errors(live_daphne_with_sweeper):
-    out = StringIO()
-    failure = []
-
-    def run():
-        try:
-            call_command(
-                "loadtest_table",
-                "--players",
-                "3",
-                "--seconds",
-                "4",
-                "--seed",
-                "3",
-                "--floor-seconds",
-                "1",
-                "--url",
-                live_daphne_with_sweeper.url,
-                "--json",
-                stdout=out,
-            )
-        except BaseException as exc:  # surfaced below, in the test's own thread
-            failure.append(exc)
-        finally:
-            connections.close_all()  # this thread's connection would keep the test database open
-
-    # Its own thread, as a management command runs its own event loop.
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join(timeout=60)
-    assert not worker.is_alive()
-    assert not failure, failure
-    report = json.loads(out.getvalue())
+    output = command_output(
+        "loadtest_table",
+        *("--players", "3", "--seconds", "4", "--seed", "3", "--floor-seconds", "1"),
+        *("--url", live_daphne_with_sweeper.url, "--json"),
+    )
+    report = json.loads(output)
     assert report["players"] == 3
     assert report["actions_sent"] > 0
     assert report["latency_ms"]["count"] > 0
@@ -327,28 +299,11 @@ def test_the_real_result_screen_is_read_as_a_finished_match(start_match, user):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_ramp_runs_each_stage_against_a_live_server_and_says_where_p95_crosses_the_bound(live_daphne_with_sweeper):
-    out = StringIO()
-    failure = []
-
-    def run():
-        try:
-            call_command(
-                "loadtest_table",
-                *("--ramp", "1,2", "--seconds", "2", "--seed", "3", "--floor-seconds", "0"),
-                *("--ramp-bound-ms", "100000", "--url", live_daphne_with_sweeper.url),
-                stdout=out,
-            )
-        except BaseException as exc:  # surfaced below, in the test's own thread
-            failure.append(exc)
-        finally:
-            connections.close_all()
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join(timeout=60)
-    assert not worker.is_alive()
-    assert not failure, failure
-    text = out.getvalue()
+    text = command_output(
+        "loadtest_table",
+        *("--ramp", "1,2", "--seconds", "2", "--seed", "3", "--floor-seconds", "0"),
+        *("--ramp-bound-ms", "100000", "--url", live_daphne_with_sweeper.url),
+    )
     assert text.count("-- stage:") == 2 and "players            1 " in text and "players            2 " in text
     rows = [line.split() for line in text.splitlines() if re.fullmatch(r"\s*[12]\s+[\d.]+\s+[\d.]+\s+[\d.–]+", line)]
     assert [row[0] for row in rows] == ["1", "2"] and all(float(row[1]) > 0 for row in rows)

@@ -2,17 +2,15 @@
 move is timed to the last of its table's four sockets; the run cleans up after itself."""
 
 import json
-import threading
-from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
-from django.db import connections
 
 from games.models import Match
 from rooms.models import Room, RoomSeat
+from tests.support.threads import command_output
 
 
 @pytest.fixture
@@ -23,39 +21,26 @@ def bench_server(settings, request):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_rooms_of_four_play_each_other_against_a_live_server(bench_server):
-    out, failure = StringIO(), []
-
-    def run():
-        try:
-            call_command(
-                "loadtest_rooms",
-                "--tables",
-                "2",
-                "--seconds",
-                "6",
-                "--think-ms",
-                "100",
-                "--ramp-seconds",
-                "0.5",
-                "--floor-seconds",
-                "1",
-                "--seed",
-                "2",
-                "--url",
-                bench_server.url,
-                "--json",
-                stdout=out,
-            )
-        except BaseException as exc:  # surfaced below, in the test's own thread
-            failure.append(exc)
-        finally:
-            connections.close_all()
-
-    worker = threading.Thread(target=run)  # a management command runs its own event loop
-    worker.start()
-    worker.join(timeout=120)
-    assert not worker.is_alive() and not failure, failure
-    report = json.loads(out.getvalue())
+    output = command_output(
+        "loadtest_rooms",
+        "--tables",
+        "2",
+        "--seconds",
+        "6",
+        "--think-ms",
+        "100",
+        "--ramp-seconds",
+        "0.5",
+        "--floor-seconds",
+        "1",
+        "--seed",
+        "2",
+        "--url",
+        bench_server.url,
+        "--json",
+        timeout=120,
+    )
+    report = json.loads(output)
     assert report["players"] == 8 and report["actions_sent"] > 0
     # Moves were seen by all four seats of their table, and timed so.
     assert report["all_seats_latency_ms"]["count"] > 0

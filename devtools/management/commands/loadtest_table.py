@@ -552,9 +552,8 @@ class Command(BaseCommand):
                 self.stdout.write(json.dumps({"load": load, **report.as_dict()}))
             else:
                 self.stdout.write(f"-- stage: {load}\n{format_report(report)}")
-        summary = format_ramp(stages, bound_s=options["ramp_bound_ms"] / 1000, processes=len(urls))
         if not options["json"]:
-            self.stdout.write(summary)
+            self.stdout.write(format_ramp(stages, bound_s=options["ramp_bound_ms"] / 1000, processes=len(urls)))
 
     def measure(self, options, players: int, urls: list[str]) -> Report:
         """One run: `players` sockets play for --seconds beside the floor, then what it left is removed."""
