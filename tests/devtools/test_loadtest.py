@@ -1,8 +1,10 @@
 """The load command: how a simulated player reads the table's frames, the latency statistics, and one short
 real run against a live daphne (3 players, a few seconds; no timing assertions, the machine is shared)."""
 
+import asyncio
 import json
 import re
+import time
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -25,6 +27,9 @@ from devtools.loadtest import (
     saturation_rate,
     summarise_ms,
 )
+from devtools.management.commands import loadtest_rooms
+from devtools.management.commands.loadtest_rooms import RoomRun, Table
+from devtools.management.commands.loadtest_table import Player
 from games.models import Match
 from tests.support.matches import play_to_the_end, pushed_fragments
 from tests.support.threads import command_output
@@ -310,3 +315,49 @@ def test_a_ramp_runs_each_stage_against_a_live_server_and_says_where_p95_crosses
     # Nothing waits 100 s at two players: the point is beyond this ramp.
     assert text.rstrip().endswith("the saturation point is beyond this ramp")
     assert not get_user_model().objects.filter(username__startswith="lt-").exists()
+
+
+class FleetAskedAgain:
+    """The rooms run's fleet without a server: every yes is posted, and no new match ever starts."""
+
+    def __init__(self, tables):
+        self.tables, self.new_rooms = tables, 0
+
+    def say_yes(self, player, finished):
+        return True
+
+    def started_after(self, finished):
+        return None
+
+    def new_room(self, table):
+        self.new_rooms += 1
+
+
+def ask_one_table_again(seconds_left: float) -> tuple[Report, FleetAskedAgain]:
+    """One seat of a finished table says yes and waits for the next match, `seconds_left` before the run ends."""
+    players = [Player(n, None, "", "", "", None, match_public_id="finished") for n in range(4)]  # type: ignore[arg-type]
+    fleet = FleetAskedAgain([Table(players=players, public_id="finished")])
+    report = Report(players=4, seconds=seconds_left, elapsed=0, urls=[])
+    run = RoomRun(players, fleet, ramp_s=0, seconds=seconds_left, think_ms=0, report=report)  # type: ignore[arg-type]
+
+    async def finish_and_ask_again():
+        run.end_at = time.perf_counter() + seconds_left
+        await run.next_match(players[0])
+
+    asyncio.run(finish_and_ask_again())
+    return report, fleet
+
+
+def test_a_table_asked_again_as_the_run_ends_is_not_a_failed_play_again():
+    """The last seat of a table whose match ends after the run's end says no yes (its player stops): the
+    seats that did must not count the new match that never came as the server's failure."""
+    report, fleet = ask_one_table_again(seconds_left=0.3)
+    assert report.errors.get("play_again_failed", 0) == 0
+    assert fleet.new_rooms == 0
+
+
+def test_a_table_that_does_not_start_again_while_the_run_lasts_is_a_failed_play_again(monkeypatch):
+    monkeypatch.setattr(loadtest_rooms, "PLAY_AGAIN_WAIT_S", 0.2)
+    report, fleet = ask_one_table_again(seconds_left=30)
+    assert report.errors["play_again_failed"] == 1
+    assert fleet.new_rooms == 1  # and the table goes on in a new room

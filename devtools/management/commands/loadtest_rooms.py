@@ -210,11 +210,15 @@ class RoomRun(LoadRun):
             # Waited here, not in a thread: a thread per waiting player would exhaust asyncio's small pool
             # before the last of the four could post its yes.
             give_up_at = time.monotonic() + PLAY_AGAIN_WAIT_S
-            while table.public_id == finished and time.monotonic() < give_up_at:
+            while table.public_id == finished and time.monotonic() < give_up_at and not self.time_up():
                 started = await sync_to_async(self.fleet.started_after)(finished)
                 if started is not None:
                     break
                 await asyncio.sleep(0.1)
+        if started is None and self.time_up():
+            # The run ended while the four were saying yes: a seat whose match ended after the end says
+            # no yes at all (`play` stops it), so the table could not start again. Not the server's fault.
+            return
         async with table.lock:
             if table.public_id == finished:  # the first of the four to get here moves the table
                 if started is None:
