@@ -20,6 +20,7 @@ from games import engine
 from games.engine.bots import choose_action, decide
 from games.match import presence
 from games.match.clock import schedule_next_turn
+from games.match.locked import locked_match
 from games.match.rewards import settle_finished_match
 from games.match.stakes import settle_stakes
 from games.match.starting import record_deal
@@ -81,7 +82,7 @@ def apply_action(public_id: str, seat_number: int, payload: dict, version) -> Ma
     if type(version) is not int:
         raise ActionRefused("malformed", _("Every action must say which version of the table it was made on."))
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(public_id=public_id).first()
+        match = locked_match(public_id)
         if match is None:
             raise ActionRefused("not_found", _("This match does not exist."))
         if match.status != Match.Status.ACTIVE:

@@ -51,6 +51,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.match.clock import machine_seats, schedule_next_turn
+from games.match.locked import locked_match
 from games.models import Match, MatchEvent, Seat, SocketPresence
 
 log = logging.getLogger(__name__)
@@ -339,7 +340,7 @@ def leave_match(public_id: str, seat: int, now: datetime | None = None) -> Match
     """The person of `seat` leaves (the "Leave match" button): LeaveRefused if that changes nothing."""
     now = now or timezone.now()
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(public_id=public_id).first()
+        match = locked_match(public_id)
         if match is None:
             raise LeaveRefused("not_found", _("This match does not exist."))
         if not tracked(match):

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.match.locked import locked_match
 from games.match.moves import ActionRefused
 from games.models import Match
 
@@ -60,7 +61,7 @@ def send_signal(public_id: str, seat_number: int, signal) -> Match:
     if not isinstance(signal, str) or signal not in SIGNALS:
         raise ActionRefused("unknown_signal", _("That signal does not exist."))
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(public_id=public_id).first()
+        match = locked_match(public_id)
         if match is None:
             raise ActionRefused("no_match", _("This match does not exist."))
         state = engine.from_json(match.state)

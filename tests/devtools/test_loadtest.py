@@ -2,6 +2,7 @@
 real run against a live daphne (3 players, a few seconds; no timing assertions, the machine is shared)."""
 
 import asyncio
+import io
 import json
 import re
 import time
@@ -361,3 +362,23 @@ def test_a_table_that_does_not_start_again_while_the_run_lasts_is_a_failed_play_
     report, fleet = ask_one_table_again(seconds_left=30)
     assert report.errors["play_again_failed"] == 1
     assert fleet.new_rooms == 1  # and the table goes on in a new room
+
+
+@pytest.mark.django_db
+def test_the_move_benchmark_prints_each_part_of_a_move_and_leaves_nothing_behind():
+    out = io.StringIO()
+    call_command("bench_move", runs=2, moves=40, seats=4, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[1].split() == ["run", "transaction", "publish", "push", "total"]
+    first, second, median = lines[2].split(), lines[3].split(), lines[4].split()
+    assert first[0] == "1" and second[0] == "2" and median[0] == "med"
+    parts = [float(x) for x in first[1:4]]
+    assert all(part > 0 for part in parts)
+    assert float(first[4]) == pytest.approx(sum(parts), abs=2)  # the total is the parts' sum (rounded)
+    assert not get_user_model().objects.filter(username__startswith="bench-move-").exists()
+    assert not Match.objects.exists()
+
+
+def test_the_move_benchmark_refuses_runs_out_of_range():
+    with pytest.raises(CommandError):
+        call_command("bench_move", runs=0)
