@@ -20,7 +20,7 @@ from games import engine
 from games.engine.bots import choose_action, decide
 from games.match import presence
 from games.match.clock import schedule_next_turn
-from games.match.locked import locked_match
+from games.match.locked import locked_match, save_match
 from games.match.rewards import settle_finished_match
 from games.match.stakes import settle_stakes
 from games.match.starting import record_deal
@@ -392,7 +392,7 @@ def _store(
         match.winner_side = engine.match_winner(new_state)
         match.finished_at = now
     schedule_next_turn(match, new_state, now)
-    match.save(update_fields=STORED_FIELDS)
+    save_match(match, STORED_FIELDS)
     told = [MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in told_first]
     told += [
         MatchEvent(
