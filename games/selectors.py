@@ -141,8 +141,8 @@ def _active_of(user, guest_tokens):
 
 
 def seats_at(match: Match) -> list[Seat]:
-    """The match's seats in seat order, with what the table shows of each person (name, avatar)."""
-    return list(match.seats.select_related("user__profile"))
+    """The match's seats in seat order, with what the table shows of each person (name, avatar, level)."""
+    return list(match.seats.select_related("user__profile", "user__player_stats"))
 
 
 def current_match(tournament: Tournament) -> Match | None:

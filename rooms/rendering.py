@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.models import BotLevel, Match
+from stats.selectors import level_of_user
 
 from . import annulment
 from .models import MOVE_SECONDS, ChatLine, PlayAgain, Room, RoomSeat
@@ -152,6 +153,7 @@ def room_seats_context(room: Room, people: list[RoomSeat], viewer) -> dict:
                 "team": (_("Team A") if n % 2 == 0 else _("Team B")) if room.partnership else "",
                 "name": seat.user.username if seat else "",
                 "avatar": seat.user.profile.avatar_url if seat else "",
+                "level": level_of_user(seat.user) if seat else None,
                 "user_id": seat.user_id if seat else None,
                 "is_chief": bool(seat) and seat.user_id == room.chief_id,  # type: ignore[union-attr]
                 "is_me": bool(seat) and seat.user_id == viewer.pk,  # type: ignore[union-attr]

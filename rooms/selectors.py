@@ -68,8 +68,12 @@ def _filtered(rooms, variant: str, seats: str):
 
 
 def people_in(room: Room) -> list[RoomSeat]:
-    """Who holds which seat now, in seat order, with their profile (name, avatar)."""
-    return list(room.room_seats.filter(left_at__isnull=True).select_related("user__profile").order_by("number"))
+    """Who holds which seat now, in seat order, with their profile (name, avatar) and statistics (level)."""
+    return list(
+        room.room_seats.filter(left_at__isnull=True)
+        .select_related("user__profile", "user__player_stats")
+        .order_by("number")
+    )
 
 
 def seat_of(room: Room, user) -> RoomSeat | None:

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from accounts.models import Profile, User
 from accounts.signals import personal_data_requested, profile_sections_requested
 
-from . import selectors
+from . import levels, selectors
 from .models import EarnedAchievement, PlayerStats, RankPointAward
 from .services import copy_profile_to_boards, forget_on_boards
 
@@ -26,6 +26,9 @@ def export_rank_points(sender, user, **kwargs):
             "counters": stats.counters if stats else {},
             "current_streak": stats.current_streak if stats else 0,
             "best_streak": stats.best_streak if stats else 0,
+            # Worked out from the counters (stats.levels): nothing is stored beside them.
+            "experience": levels.experience(stats.counters) if stats else 0,
+            "level": levels.level_of(levels.experience(stats.counters)) if stats else 1,
         },
         "achievements": [
             {"code": e.achievement.code, "earned_at": e.earned_at.isoformat()}

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django_countries import countries
 
 from . import achievements as rules
+from . import levels
 from .charts import line_chart, sample
 from .facts import MODES
 from .models import (
@@ -63,6 +64,7 @@ def statistics_page(user) -> dict:
     return {
         "player": user,
         "stats": stats,
+        "level": levels.progress(levels.experience(c)),
         "summary": {
             "played": c.get("played", 0),
             "won": c.get("won", 0),
@@ -91,6 +93,16 @@ def statistics_page(user) -> dict:
         "rate_chart": win_rate_chart(user),
         "earned_count": EarnedAchievement.objects.filter(user=user, achievement__active=True).count(),
     }
+
+
+def levels_of(user_ids) -> dict[int, int]:
+    """Each player's level (issue 33), by account id, in one query; a player with no counted match is level 1."""
+    ids = {user_id for user_id in user_ids if user_id is not None}
+    found = {
+        user_id: levels.level_of(levels.experience(counters))
+        for user_id, counters in PlayerStats.objects.filter(user_id__in=ids).values_list("user_id", "counters")
+    }
+    return {user_id: found.get(user_id, 1) for user_id in ids}
 
 
 def points_chart(user) -> str:
@@ -196,6 +208,7 @@ class BoardRow:
     me: bool = False
     listed: bool = True
     on_page: bool = False
+    level: int = 1  # issue 33: shown beside the name
 
 
 # A board in one statement (PostgreSQL and SQLite alike), so its positions and its points are one read:
@@ -377,8 +390,8 @@ def _rows(read: Read, viewer) -> list[BoardRow]:
         u.pk: u
         for u in get_user_model()
         .objects.filter(pk__in=[user_id for user_id, _p, _c in read.entries])
-        .select_related("profile")
-        .only("username", "profile__avatar")
+        .select_related("profile", "player_stats")
+        .only("username", "profile__avatar", "player_stats__counters")
     }
     me = getattr(viewer, "pk", None)
     page_points = [points for _u, points, _c in read.entries]
@@ -397,9 +410,38 @@ def _rows(read: Read, viewer) -> list[BoardRow]:
                 points,
                 profile.avatar_url if profile is not None else None,
                 me is not None and user_id == me,
+                level=level_of_user(user),
             )
         )
     return rows
+
+
+def level_reached_in(user, reference: str, *, played: bool) -> int | None:
+    """The level a match (`reference`, "match:<public id>") took the player up to, or None.
+
+    Shown on that match's result (issue 33). Only for the player's latest counted match: the level
+    before it is the experience now less what that match gave, which no longer holds once another
+    match has been counted (an older result then shows no level-up, rather than a wrong one).
+    """
+    latest = CountedMatch.objects.filter(user=user).order_by("-finished_at", "-id").values_list("reference", "won")
+    last = latest.first()
+    if last is None or last[0] != reference:
+        return None
+    stats = PlayerStats.objects.filter(user=user).first()
+    xp = levels.experience(stats.counters) if stats is not None else 0
+    gained = levels.match_experience(won=last[1], played=played)
+    before, now = levels.level_of(xp - gained), levels.level_of(xp)
+    return now if now > before else None
+
+
+def level_of_user(user) -> int:
+    """The level of a user read with `select_related("player_stats")` (1 before their first counted match):
+    no query of its own."""
+    try:
+        counters = user.player_stats.counters
+    except PlayerStats.DoesNotExist:
+        return 1
+    return levels.level_of(levels.experience(counters))
 
 
 def top_of_leaderboard(limit: int = 5) -> list[dict]:

@@ -31,7 +31,7 @@ from games.table import presentation as p
 from games.table.publishing import TableUpdate, seat_view_of
 from shop import money
 from shop.selectors import balances, coins_moved, equipped_deck
-from stats.selectors import earned_in
+from stats.selectors import earned_in, level_of_user, level_reached_in
 
 # What the fragments render from: an engine view (`engine.SeatView`), the table's flags added when the
 # match was abandoned or annulled (`viewer_view`), or the same as a message carried it.
@@ -90,10 +90,11 @@ class SeatFacts:
     is_bot: bool
     has_account: bool  # a signed-in person: their result shows what it paid them
     user_id: int | None = None
+    level: int | None = None  # a person with an account's level (issue 33); None for a bot or a guest
 
 
 def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
-    """The facts of every seat, in seat order (pass the seats with `user__profile` loaded)."""
+    """The facts of every seat, in seat order (pass the seats as `selectors.seats_at` reads them)."""
     facts = []
     for seat in seats:
         user = seat.user
@@ -106,6 +107,7 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
                 is_bot=seat.is_bot,
                 has_account=seat.user_id is not None,
                 user_id=seat.user_id,
+                level=level_of_user(user) if user is not None and not seat.is_bot else None,
             )
         )
     return facts
@@ -167,6 +169,7 @@ class Outcome:
     # after it, which the result pushes into the page's header.
     coins: tuple[tuple[str, int], ...] = ()
     balances: dict | None = None
+    level_up: int | None = None  # the level this match took the viewer up to (issue 33)
 
 
 NO_OUTCOME = Outcome()
@@ -248,6 +251,7 @@ def seats_context(u: ViewerUpdate) -> dict:
         state = presence.state_of(seats[pl["number"]])
         # Your own cards are in your hand, not on the felt: your seat need not change as you play.
         cards = 0 if pl["is_me"] else len(pl["cards_left"])
+        level = seats[pl["number"]].level
         around.append(
             {
                 "number": pl["number"],
@@ -278,6 +282,9 @@ def seats_context(u: ViewerUpdate) -> dict:
                     "presence_label": str(PRESENCE_LABELS[state]),
                     "cards_left": range(cards),
                     "cards_label": ngettext("%(n)s card", "%(n)s cards", cards) % {"n": cards},
+                    # A person with an account's level (issue 33), on the avatar's corner.
+                    "level": level,
+                    "level_label": _("Level %(level)s") % {"level": level} if level else "",
                 },
             }
         )
@@ -445,6 +452,7 @@ def status_context(u: ViewerUpdate) -> dict:
         )
         # Achievements the viewer earned with this match: the table's small notice.
         result["achievements"] = list(outcome.achievements)
+        result["level_up"] = outcome.level_up
     # Say so when the table played for someone whose clock ran out, until everyone has moved since.
     timed_out = None
     if (
@@ -584,7 +592,7 @@ def table_contexts(match: Match, table: TableFacts, view: TableView) -> dict[str
 def _outcome(match: Match, table: TableFacts, view: TableView) -> Outcome:
     """What the match pays the viewer of `view` once it is over (a spectator: nothing but the way out)."""
     me, over = view["seat"], view["match_over"]
-    rewards, note, prize, wallet = None, "", None, None
+    rewards, note, prize, wallet, level_up = None, "", None, None, None
     achievements: tuple[dict, ...] = ()
     coins: tuple[tuple[str, int], ...] = ()
     person_id = table.seats[me].user_id if me is not None else None
@@ -595,6 +603,8 @@ def _outcome(match: Match, table: TableFacts, view: TableView) -> Outcome:
         achievements = tuple(earned_in(person_id, money.match_reference(match.public_id)))
         person = seats[me].user
         coins, wallet = _coins_of_the_match(person, match, achievements), balances(person)
+        played = selectors.played_it(match, seats[me])
+        level_up = level_reached_in(person, money.match_reference(match.public_id), played=played)
     if over and match.tournament_stage is not None:
         settings = selectors.reward_settings()
         prize = (settings.tournament_win_coins, settings.tournament_win_rank_points)
@@ -606,6 +616,7 @@ def _outcome(match: Match, table: TableFacts, view: TableView) -> Outcome:
         again_url=_again_url(match, me),
         coins=coins,
         balances=wallet,
+        level_up=level_up,
     )
 
 

@@ -10,6 +10,7 @@ from django.db import models
 from django.urls import reverse
 
 from accounts.models import Profile, User
+from stats.models import PlayerStats
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +103,10 @@ def test_no_row_of_any_model_points_to_a_deleted_user(client):
     }
     assert leftovers == {}
     assert not User.objects.filter(pk=pk).exists()
+
+
+def test_export_gives_the_experience_and_level_the_statistics_make(signed_in_client, user):
+    PlayerStats.objects.create(user=user, counters={"played": 5, "won": 4, "lost": 1})  # 4 × 30 + 10
+    data = json.loads(signed_in_client.get(reverse("accounts:export")).content)
+    exported = data["statistics"]
+    assert (exported["experience"], exported["level"]) == (130, 2)

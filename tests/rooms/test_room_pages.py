@@ -7,6 +7,7 @@ from django.urls import reverse
 from rooms import services
 from rooms.models import Room, RoomSeat
 from shop.models import LedgerEntry
+from stats.models import PlayerStats
 from tests.support.rooms import blue, options
 
 pytestmark = pytest.mark.django_db
@@ -267,3 +268,14 @@ def test_the_wallet_names_room_charges_and_refunds(client, person):
     services.leave_room(ana, room.code)
     html = signed_in(client, ana).get(reverse("shop:wallet"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Seat in a room" in html and "Room seat given back" in html
+
+
+def test_the_waiting_room_shows_each_persons_level_beside_their_name(client, person):
+    ana, bia = person("Ana"), person("Bia")
+    PlayerStats.objects.create(user=bia, counters={"played": 10, "won": 10, "lost": 0})  # 300 experience: level 3
+    room = services.create_room(ana, options(seats=4))
+    signed_in(client, bia).post(f"/rooms/r/{room.code}/join/")
+    _, html = page(client, f"/rooms/r/{room.code}/", HTTP_ACCEPT_LANGUAGE="en")
+    seats = {seat.split('"')[0]: seat for seat in html.split('data-seat-user="')[1:]}
+    assert 'data-level="3"' in seats["Bia"].split("</li>")[0] and "Level 3" in seats["Bia"]
+    assert 'data-level="1"' in seats["Ana"].split("</li>")[0]  # no counted match yet

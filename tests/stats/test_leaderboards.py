@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import Profile, User
 from accounts.services import delete_account, update_profile
 from stats import selectors, services
-from stats.models import BoardTally, RankPointTotal
+from stats.models import BoardTally, PlayerStats, RankPointTotal
 from stats.services import award_rank_points, fold_tallies, rebuild_rank_point_totals
 
 pytestmark = pytest.mark.django_db
@@ -259,3 +259,13 @@ def test_a_country_changed_in_the_admin_moves_the_player_between_boards(players)
     profile.save()  # as the admin saves it: no profile form involved
     assert "Caio" in [r.name for r in board("all", country="BR")["rows"]]
     assert board("all", country="PT")["rows"] == []
+
+
+def test_each_row_shows_its_players_level_without_another_query(players):
+    ana, bia, _caio, _duda = players
+    PlayerStats.objects.create(user=bia, counters={"played": 4, "won": 4, "lost": 0})  # 120: level 2
+    with CaptureQueriesContext(connection) as captured:
+        rows = board("all")["rows"]
+    levels = {row.name: row.level for row in rows}
+    assert levels == {"Ana": 1, "Bia": 2, "Caio": 1, "Duda": 1}
+    assert len(captured) == 2  # the board, and its players with their statistics
