@@ -1,4 +1,5 @@
-"""Games' part of privacy (export, deletion) and claiming a guest's matches after signing up or in."""
+"""Games' part of privacy (export, deletion), claiming a guest's matches after signing up or in, and the public
+profile's latest matches."""
 
 import logging
 
@@ -6,8 +7,10 @@ from allauth.account.signals import user_logged_in
 from asgiref.sync import async_to_sync
 from django.db import transaction
 from django.dispatch import receiver
+from django.template.loader import render_to_string
 
-from accounts.signals import account_deleting, personal_data_requested
+from accounts.signals import account_deleting, personal_data_requested, profile_sections_requested
+from games import selectors
 from games.match.moves import abandon_matches_of
 from games.match.rewards import claim_seats
 from games.models import Seat, Tournament
@@ -72,3 +75,14 @@ def claim_guest_seats(sender, request, user, **kwargs):
     tokens = guest_tokens(getattr(request, "session", None))
     if tokens:
         claim_seats(user, tokens)
+
+
+@receiver(profile_sections_requested, dispatch_uid="games_profile_matches")
+def recent_matches_section(sender, request, player, profile, **kwargs):
+    """The public profile's latest finished matches (issue 33), behind the same switch as the statistics:
+    hidden from others when the player keeps their statistics to themselves."""
+    own = request.user.is_authenticated and request.user.pk == player.pk
+    if not profile.public_stats and not own:
+        return ""
+    rows = selectors.recent_matches(player, request.user)
+    return render_to_string("games/_profile_matches.html", {"rows": rows, "player": player}, request=request)

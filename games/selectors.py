@@ -257,6 +257,45 @@ def match_history(user, page_number) -> tuple[object, list[dict]]:
     return page, rows
 
 
+PROFILE_MATCHES = 5
+
+
+def recent_matches(player, viewer, *, limit: int = PROFILE_MATCHES) -> list[dict]:
+    """The player's latest finished matches for their public profile (issue 33): when, the variant, the
+    result and score, who they played against and with. A replay link only where `viewer` may open it:
+    the replay is for the people who sat at the match (games.views.replay)."""
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    seats = (
+        Seat.objects.filter(user=player, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .prefetch_related("match__seats")
+        .order_by("-match__finished_at", "-match__id")[:limit]
+    )
+    rows = []
+    for seat in seats:
+        match = seat.match
+        rules = engine.RuleSet.from_dict(match.rules)
+        side = engine.side_of(rules, seat.number)
+        table = list(match.seats.all())
+        others = [points for s, points in enumerate(match.score) if s != side]
+        rows.append(
+            {
+                "match": match,
+                "won": match.won_by(seat.number),
+                "variant": rules.variant,
+                "seats": rules.seats,
+                "mine": match.score[side] if match.score else 0,
+                "theirs": max(others) if others else 0,
+                "opponents": [s.display_name for s in table if engine.side_of(rules, s.number) != side],
+                "partners": [
+                    s.display_name for s in table if engine.side_of(rules, s.number) == side and s.number != seat.number
+                ],
+                "may_replay": viewer_id is not None and any(s.user_id == viewer_id for s in table),
+            }
+        )
+    return rows
+
+
 def spectators_fresh_for() -> timedelta:
     # Three idle checks missed in a row: that spectator's socket (or its process) is gone.
     return timedelta(seconds=3 * django_settings.GAMES_SOCKET_WATCHDOG_S)
