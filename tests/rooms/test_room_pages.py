@@ -270,7 +270,7 @@ def test_the_wallet_names_room_charges_and_refunds(client, person):
     assert "Seat in a room" in html and "Room seat given back" in html
 
 
-def test_the_waiting_room_shows_each_persons_level_beside_their_name(client, person):
+def test_the_waiting_room_shows_each_persons_level_and_links_their_name_to_their_profile(client, person):
     ana, bia = person("Ana"), person("Bia")
     PlayerStats.objects.create(user=bia, counters={"played": 10, "won": 10, "lost": 0})  # 300 experience: level 3
     room = services.create_room(ana, options(seats=4))
@@ -279,3 +279,5 @@ def test_the_waiting_room_shows_each_persons_level_beside_their_name(client, per
     seats = {seat.split('"')[0]: seat for seat in html.split('data-seat-user="')[1:]}
     assert 'data-level="3"' in seats["Bia"].split("</li>")[0] and "Level 3" in seats["Bia"]
     assert 'data-level="1"' in seats["Ana"].split("</li>")[0]  # no counted match yet
+    profile = reverse("accounts:public_profile", args=[bia.username])
+    assert f'href="{profile}" data-profile-link' in seats["Bia"]  # the name leads to the profile
