@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.utils.translation import gettext_lazy as _
 
-from .models import Profile, User
+from .models import Block, FriendRequest, Friendship, Profile, User
 
 
 class ProfileInline(admin.StackedInline):
@@ -34,3 +34,35 @@ class ProfileAdmin(admin.ModelAdmin):
     list_select_related = ("user",)
     readonly_fields = ("created_at", "updated_at")
     autocomplete_fields = ("user",)
+
+
+class ReadOnlySocialAdmin(admin.ModelAdmin):
+    """Friends, requests and blocks are the players' own choices: staff may look (and delete, e.g. for a
+    complaint), never make one on someone's behalf."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(FriendRequest)
+class FriendRequestAdmin(ReadOnlySocialAdmin):
+    list_display = ("sender", "recipient", "created_at")
+    search_fields = ("sender__username", "recipient__username")
+    list_select_related = ("sender", "recipient")
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(ReadOnlySocialAdmin):
+    list_display = ("user", "friend", "since")
+    search_fields = ("user__username", "friend__username")
+    list_select_related = ("user", "friend")
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlySocialAdmin):
+    list_display = ("blocker", "blocked", "created_at")
+    search_fields = ("blocker__username", "blocked__username")
+    list_select_related = ("blocker", "blocked")

@@ -110,3 +110,52 @@ class Profile(models.Model):
         if self.avatar.startswith(("/", "http://", "https://")):
             return self.avatar
         return static(self.avatar)
+
+
+class FriendRequest(models.Model):
+    """A request from one person to another to be friends, until it is answered or withdrawn (issue 33)."""
+
+    sender = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friend_requests_sent")
+    recipient = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friend_requests_received")
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("friend request")
+        verbose_name_plural = _("friend requests")
+        constraints = [models.UniqueConstraint(fields=["sender", "recipient"], name="accounts_one_request_per_pair")]
+
+    def __str__(self) -> str:
+        return f"{self.sender_id} → {self.recipient_id}"
+
+
+class Friendship(models.Model):
+    """Two friends: one row each way, so "my friends" is one indexed read (`accounts.friends`)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="friendships")
+    friend = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    since = models.DateTimeField(_("friends since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
+        constraints = [models.UniqueConstraint(fields=["user", "friend"], name="accounts_one_friendship_per_pair")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} ↔ {self.friend_id}"
+
+
+class Block(models.Model):
+    """One person blocks another: no request, invitation or chat line of theirs reaches the blocker, and
+    quick join never seats the two together (issue 33)."""
+
+    blocker = models.ForeignKey(User, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(_("blocked"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [models.UniqueConstraint(fields=["blocker", "blocked"], name="accounts_one_block_per_pair")]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} ⊘ {self.blocked_id}"

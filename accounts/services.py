@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from . import friends
 from .models import Profile, User
 from .signals import account_deleting, personal_data_requested
 
@@ -76,6 +77,7 @@ def export_personal_data(user: User) -> dict[str, Any]:
             for e in EmailAddress.objects.filter(user=user).order_by("id")
         ],
     }
+    data.update(friends.personal_data(user))
     for _receiver, section in personal_data_requested.send(sender=User, user=user):
         data.update(cast(dict, section or {}))  # each receiver answers with its section
     return data

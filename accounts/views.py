@@ -1,4 +1,4 @@
-"""Profile, public profile, privacy policy, personal-data export and account deletion pages."""
+"""Profile, public profile, friends, privacy policy, personal-data export and account deletion pages."""
 
 import json
 
@@ -9,10 +9,12 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from . import services
+from . import friends, services
 from .forms import DeleteAccountForm, ProfileForm
 from .models import Profile, User
 from .signals import profile_sections_requested
@@ -56,7 +58,55 @@ def public_profile(request, display_name: str):
         )
         if html
     ]
-    return render(request, "accounts/public_profile.html", {"player": player, "profile": profile, "sections": sections})
+    relation = friends.relation(request.user, player) if request.user.is_authenticated else None
+    return render(
+        request,
+        "accounts/public_profile.html",
+        {"player": player, "profile": profile, "sections": sections, "relation": relation},
+    )
+
+
+@login_required
+def friends_page(request):
+    return render(request, "accounts/friends.html", friends.friends_page(request.user))
+
+
+# What each friends form does with the person's name, and what it says when done (`request`: its own words).
+FRIEND_ACTIONS = {
+    "remove": (friends.remove_friend, gettext_lazy("%(name)s is no longer your friend.")),
+    "block": (friends.block, gettext_lazy("You blocked %(name)s: nothing of theirs reaches you now.")),
+    "unblock": (friends.unblock, gettext_lazy("You unblocked %(name)s.")),
+}
+
+
+@login_required
+@require_http_methods(["POST"])
+def friend_action(request, action: str):
+    """A friends form's POST (from the friends page or a profile): do it, say so, go back where it came from."""
+    name = request.POST.get("name", "").strip()
+    try:
+        if action == "request":
+            made_friends = friends.send_request(request.user, name) == "friends"
+            done = _("You and %(name)s are friends now.") if made_friends else _("Friend request sent.")
+            messages.success(request, done % {"name": name})
+        elif action == "accept":
+            friend = friends.accept(request.user, request.POST.get("request"))
+            messages.success(request, _("You and %(name)s are friends now.") % {"name": friend.username})
+        elif action in ("decline", "withdraw"):
+            answer = friends.decline if action == "decline" else friends.withdraw
+            answer(request.user, request.POST.get("request"))
+        elif action in FRIEND_ACTIONS:
+            service, said = FRIEND_ACTIONS[action]
+            service(request.user, name)
+            messages.success(request, str(said) % {"name": name})
+        else:
+            messages.error(request, _("That is not something you can do with friends."))
+    except friends.FriendRefused as refusal:
+        messages.error(request, str(refusal.message))
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = ""
+    return redirect(back or "accounts:friends")
 
 
 def privacy_policy(request):

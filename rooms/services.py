@@ -34,6 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts import friends
 from games import engine
 from games.match.stakes import StakeNotCovered, hold_stakes
 from games.match.starting import BOT_NAMES, SeatPlan, create_match
@@ -105,6 +106,12 @@ def quick_join(user: User, rules: engine.RuleSet, *, ip: str | None = None) -> R
             .exclude(rules__mineiro_style="online")
             # Never into a stake the person cannot cover (issue 12).
             .filter(stake_coins__lte=money.coverage(user, currency=money.COINS).largest)
+            # Never with someone either of the two blocked (issue 33).
+            .exclude(
+                pk__in=RoomSeat.objects.filter(
+                    user_id__in=friends.blocked_by_or_blocking(user.pk), left_at__isnull=True
+                ).values("room_id")
+            )
             .order_by("created_at", "pk")
             .first()
         )

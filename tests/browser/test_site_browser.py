@@ -18,6 +18,8 @@ from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from accounts import friends
+from accounts.models import FriendRequest
 from games import engine
 from games.match.rewards import settle_finished_match
 from games.match.starting import create_match, seat_plans_against_ai
@@ -72,6 +74,10 @@ def player(transactional_db, stocked_shop, stocked_achievements, make_user):
     wallet.change_balance(user, currency=wallet.COINS, amount=60, reason="tournament_reward")
     wallet.change_balance(user, currency=wallet.GEMS, amount=3, reason="admin_adjustment")
     purchase = purchases.buy(user, Item.objects.get(slug="boina"), idempotency_key=uuid.uuid4().hex)
+    # Someone to be friends with, and someone who asked (issue 33).
+    friends.send_request(make_user("Bruna"), "Rafa")
+    friends.accept(user, FriendRequest.objects.get(recipient=user).pk)
+    friends.send_request(make_user("Caio"), "Rafa")
     return {"user": user, "active": active, "tournament": tournament, "purchase": purchase, "finished": finished}
 
 
@@ -89,6 +95,8 @@ def pages_of(player) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("wallet", "/shop/wallet/"),
         ("profile", "/profile/"),
         ("public-profile", "/players/Rafa/"),
+        ("public-profile-other", "/players/Caio/"),
+        ("friends", "/friends/"),
         ("delete-account", "/profile/delete/"),
         ("password-change", "/accounts/password/change/"),
         ("email", "/accounts/email/"),

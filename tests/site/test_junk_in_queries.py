@@ -102,6 +102,7 @@ def _world(make_user) -> dict[str, object]:
             "uidb36": "1",
             "path": "nothing.png",
             "url": "nothing/",
+            "action": "request",
         },
     }
 
