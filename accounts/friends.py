@@ -44,6 +44,13 @@ def blocked_between(a_id: int, b_id: int) -> bool:
     return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)).exists()
 
 
+def blocked_by(user_id: int | None) -> frozenset[int]:
+    """The people this person blocked: nothing they write reaches this person (a room's chat)."""
+    if user_id is None:
+        return frozenset()
+    return frozenset(Block.objects.filter(blocker_id=user_id).values_list("blocked_id", flat=True))
+
+
 def blocked_by_or_blocking(user_id: int) -> set[int]:
     """Everyone this person blocked or was blocked by: people quick join must not seat with them."""
     rows = Block.objects.filter(Q(blocker_id=user_id) | Q(blocked_id=user_id)).values_list("blocker_id", "blocked_id")

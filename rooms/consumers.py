@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from accounts import friends
 from games.models import Match
 from games.table.consumers import language_of
 from games.table.db import DirectDispatch, read
@@ -218,6 +219,8 @@ class ChatConsumer(DirectDispatch, AsyncWebsocketConsumer):
 
     room_pk: int | None = None
     chief_id: int | None = None  # the chief sees a "mute" button on spectators' lines
+    # People the viewer blocked (issue 33), read on connect: their lines never reach this socket.
+    blocked: frozenset[int] = frozenset()
 
     async def connect(self):
         self.language = language_of(self.scope)
@@ -232,17 +235,18 @@ class ChatConsumer(DirectDispatch, AsyncWebsocketConsumer):
             await self.send(f'<p id="chat-message" hx-swap-oob="true" role="alert">{escape(message)}</p>')
             await self.close(code=CLOSE_NOT_IN_ROOM)
             return
-        self.room_pk, self.chief_id, lines = opened
+        self.room_pk, self.chief_id, self.blocked, lines = opened
         await self.channel_layer.group_add(chat_group(self.room_pk), self.channel_name)
         await self.channel_layer.group_add(room_group(self.room_pk), self.channel_name)
         await self.send(self._lines(lines, append=False))
 
-    def _open(self) -> tuple[int, int | None, list[dict]] | None:
+    def _open(self) -> tuple[int, int | None, frozenset[int], list[dict]] | None:
         room = Room.objects.select_related("match").filter(code=self.code).first()
         user = self.scope.get("user")
         if room is None or not selectors.at_the_table(room, user) or not selectors.table_chat_on(user):
             return None
-        return room.pk, room.chief_id, selectors.recent_chat_lines(room)
+        blocked = friends.blocked_by(self.viewer_id)
+        return room.pk, room.chief_id, blocked, selectors.recent_chat_lines(room, self.viewer_id)
 
     async def disconnect(self, code):
         if self.room_pk is not None:
@@ -253,6 +257,8 @@ class ChatConsumer(DirectDispatch, AsyncWebsocketConsumer):
         pass  # lines are posted over HTTP; nothing is read from this socket
 
     async def chat_line(self, event):
+        if event["line"]["author_id"] in self.blocked:
+            return
         await self.send(self._lines([event["line"]], append=True))
 
     async def chat_hidden(self, event):

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from accounts import friends
 from accounts.models import Profile
 from games.models import Match
 from games.selectors import spectators_fresh_for
@@ -169,9 +170,15 @@ def chat_line_payload(line: ChatLine) -> dict:
     }
 
 
-def recent_chat_lines(room: Room, limit: int = CHAT_HISTORY) -> list[dict]:
-    """The room's last `limit` visible lines, oldest first (what a chat shows on connect and reconnect)."""
-    lines = room.chat_lines.filter(hidden=False).select_related("author").order_by("-id")[:limit]
+def recent_chat_lines(room: Room, viewer_id: int | None, limit: int = CHAT_HISTORY) -> list[dict]:
+    """The room's last `limit` visible lines for this viewer, oldest first (what a chat shows on connect and
+    reconnect): none by someone the viewer blocked (issue 33)."""
+    lines = (
+        room.chat_lines.filter(hidden=False)
+        .exclude(author_id__in=friends.blocked_by(viewer_id))
+        .select_related("author")
+        .order_by("-id")[:limit]
+    )
     return [chat_line_payload(line) for line in reversed(lines)]
 
 

@@ -434,7 +434,7 @@ def _chat_context(user, room: Room) -> dict:
     return rendering.chat_panel_context(
         room,
         on=on,
-        lines=selectors.recent_chat_lines(room) if on else [],
+        lines=selectors.recent_chat_lines(room, user.pk) if on else [],
         viewer_id=user.pk,
         watching=selectors.watching(room, user),
         muted=rendering.muted_context(room, selectors.muted_spectators(room)) if is_chief and on else None,

@@ -8,6 +8,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import friends
 from accounts.services import export_personal_data
 from rooms import chat, services
 from rooms.admin import ChatLineAdmin
@@ -313,3 +314,30 @@ def test_the_export_lists_what_a_person_wrote_and_reported(table):
     chat.report_line(bia, room, line.pk)
     assert [entry["text"] for entry in export_personal_data(ana)["chat_lines"]] == ["meu texto"]
     assert [entry["line"] for entry in export_personal_data(bia)["chat_reports"]] == [line.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_lines_of_someone_you_blocked_never_reach_you_but_reach_the_others(table):
+    """Issue 33: a block hides the blocked person's lines from the blocker, old and new; not the other way."""
+    room, ana, bia, _caio = table
+    await call(chat.say)(bia, room, text="before-the-block")
+    await call(friends.block)(ana, "Bia")
+    ana_chat = await open_socket(f"/ws/room/{room.code}/chat/", ana)
+    bia_chat = await open_socket(f"/ws/room/{room.code}/chat/", bia)
+    assert "before-the-block" not in await ana_chat.receive_from(timeout=3)
+    assert "before-the-block" in await bia_chat.receive_from(timeout=3)
+    await call(chat.say)(bia, room, text="after-the-block")
+    assert "after-the-block" in await bia_chat.receive_from(timeout=3)
+    assert await ana_chat.receive_nothing(timeout=0.5)
+    await call(chat.say)(ana, room, text="from-the-blocker")  # Bia still reads Ana
+    assert "from-the-blocker" in await bia_chat.receive_from(timeout=3)
+    assert "from-the-blocker" in await ana_chat.receive_from(timeout=3)
+
+    def page_of(user) -> str:
+        return htmx_client(user).get(reverse("rooms:match_chat", args=[room.match.public_id])).content.decode()
+
+    assert "before-the-block" not in await call(page_of)(ana)
+    assert "before-the-block" in await call(page_of)(bia)
+    await ana_chat.disconnect()
+    await bia_chat.disconnect()
