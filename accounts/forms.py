@@ -86,6 +86,11 @@ class ProfileForm(forms.Form):
         help_text=_("When off, you see no chat at room tables and cannot write in it."),
         required=False,
     )
+    show_whereabouts = forms.BooleanField(
+        label=_("Show my friends where I am playing"),
+        help_text=_("When off, your friends do not see whether you are in a room or playing a match."),
+        required=False,
+    )
 
     def __init__(self, *args, user: User, **kwargs):
         self.user = user

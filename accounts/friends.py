@@ -12,7 +12,9 @@ friends, and a deleted one takes their rows with them (`on_delete=CASCADE`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -20,9 +22,21 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .models import Block, FriendRequest, Friendship, User
+from .signals import whereabouts_requested
 
 # Requests one person may send in an hour: enough for a evening's new acquaintances, not for a flood.
 REQUESTS_PER_HOUR = 20
+
+
+@dataclass(frozen=True)
+class Whereabouts:
+    """Where a friend is now, as the friends page says it: a waiting room (to join), a match (to watch,
+    where its table allows spectators). Answered by rooms and games (`whereabouts_requested`)."""
+
+    label: str
+    url: str = ""
+    action: str = ""  # what following `url` does: "Join", "Watch"
+    rank: int = 0  # when a person is in several places, the one with the highest rank is said
 
 
 class FriendRefused(Exception):
@@ -159,12 +173,28 @@ def _part(a: User, b: User) -> None:
 # --- reads ----------------------------------------------------------------------------------------
 
 
+def whereabouts_of(people: list[User]) -> dict[int, Whereabouts]:
+    """Where each of these people is now, for those who let their friends see it (their profile's switch)."""
+    shown = [p.pk for p in people if getattr(p, "profile", None) is None or p.profile.show_whereabouts]
+    found: dict[int, Whereabouts] = {}
+    if not shown:
+        return found
+    for _receiver, answer in whereabouts_requested.send(sender=User, user_ids=shown):
+        for user_id, where in cast(dict[int, Whereabouts], answer or {}).items():
+            if user_id not in found or where.rank > found[user_id].rank:
+                found[user_id] = where
+    return found
+
+
 def friends_page(user: User) -> dict:
-    """What the friends page lists: friends (by name), requests received and sent, people blocked."""
+    """What the friends page lists: friends (by name, each with where they are now), requests received and
+    sent, people blocked."""
+    people = list(
+        User.objects.filter(friendships__friend=user, is_active=True).select_related("profile").order_by("username")
+    )
+    where = whereabouts_of(people)
     return {
-        "friends": list(
-            User.objects.filter(friendships__friend=user, is_active=True).select_related("profile").order_by("username")
-        ),
+        "friends": [{"user": person, "where": where.get(person.pk)} for person in people],
         "received": list(
             FriendRequest.objects.filter(recipient=user, sender__is_active=True)
             .select_related("sender__profile")

@@ -95,6 +95,12 @@ class Profile(models.Model):
         default=True,
         help_text=_("When off, you see no chat at room tables and cannot write in it."),
     )
+    # Off: friends do not see where the person is (a waiting room, a match; issue 33).
+    show_whereabouts = models.BooleanField(
+        _("show my friends where I am playing"),
+        default=True,
+        help_text=_("When off, your friends do not see whether you are in a room or playing a match."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

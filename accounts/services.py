@@ -17,7 +17,13 @@ from .signals import account_deleting, personal_data_requested
 
 
 def update_profile(
-    user: User, *, display_name: str, country: str, public_stats: bool | None = None, table_chat: bool | None = None
+    user: User,
+    *,
+    display_name: str,
+    country: str,
+    public_stats: bool | None = None,
+    table_chat: bool | None = None,
+    show_whereabouts: bool | None = None,
 ) -> None:
     """Save a new display name and country together (validation is the form's job).
 
@@ -39,6 +45,9 @@ def update_profile(
             if table_chat is not None:
                 profile.table_chat = table_chat
                 fields.append("table_chat")
+            if show_whereabouts is not None:
+                profile.show_whereabouts = show_whereabouts
+                fields.append("show_whereabouts")
             profile.save(update_fields=fields)
     except IntegrityError as exc:
         user.username = previous
@@ -69,6 +78,7 @@ def export_personal_data(user: User) -> dict[str, Any]:
             "avatar": profile.avatar,
             "public_stats": profile.public_stats,
             "table_chat": profile.table_chat,
+            "show_whereabouts": profile.show_whereabouts,
             "created_at": _iso(profile.created_at),
             "updated_at": _iso(profile.updated_at),
         },

@@ -5,6 +5,8 @@
   delete or anonymise the rows they own (e.g. a ledger keeps its lines but loses the identity).
 - `profile_sections_requested(request, player, profile)`: each receiver returns HTML (safe) to show on
   the player's public profile below the card, or None.
+- `whereabouts_requested(user_ids)`: each receiver returns `{user_id: Whereabouts}` for the people it
+  knows to be somewhere now (rooms: a waiting room; games: a match in play). The friends page asks.
 """
 
 from django.dispatch import Signal
@@ -12,3 +14,4 @@ from django.dispatch import Signal
 personal_data_requested = Signal()
 account_deleting = Signal()
 profile_sections_requested = Signal()
+whereabouts_requested = Signal()

@@ -29,6 +29,7 @@ def profile_edit(request):
         "country": profile.country.code or "",
         "public_stats": profile.public_stats,
         "table_chat": profile.table_chat,
+        "show_whereabouts": profile.show_whereabouts,
     }
     form = ProfileForm(request.POST or None, initial=initial, user=request.user)
     if request.method == "POST" and form.is_valid():
@@ -39,6 +40,7 @@ def profile_edit(request):
                 country=form.cleaned_data["country"] or "",
                 public_stats=form.cleaned_data["public_stats"],
                 table_chat=form.cleaned_data["table_chat"],
+                show_whereabouts=form.cleaned_data["show_whereabouts"],
             )
         except ValidationError as taken:
             form.add_error("display_name", taken)

@@ -8,12 +8,20 @@ from asgiref.sync import async_to_sync
 from django.db import transaction
 from django.dispatch import receiver
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from accounts.signals import account_deleting, personal_data_requested, profile_sections_requested
+from accounts.friends import Whereabouts
+from accounts.signals import (
+    account_deleting,
+    personal_data_requested,
+    profile_sections_requested,
+    whereabouts_requested,
+)
 from games import selectors
 from games.match.moves import abandon_matches_of
 from games.match.rewards import claim_seats
-from games.models import Seat, Tournament
+from games.models import Match, Seat, Tournament
 from games.seating import guest_tokens
 from games.table.publishing import account_closed_message, player_group, publish, send_to_group
 
@@ -86,3 +94,19 @@ def recent_matches_section(sender, request, player, profile, **kwargs):
         return ""
     rows = selectors.recent_matches(player, request.user)
     return render_to_string("games/_profile_matches.html", {"rows": rows, "player": player}, request=request)
+
+
+@receiver(whereabouts_requested, dispatch_uid="games_whereabouts")
+def playing_a_match(sender, user_ids, **kwargs):
+    """Friends at a table now (issue 33): a match whose table allows spectators can be watched."""
+    seats = Seat.objects.filter(user_id__in=user_ids, match__status=Match.Status.ACTIVE).select_related("match")
+    found = {}
+    for seat in seats:
+        if seat.match.allow_spectators:
+            url = reverse("games:table", args=[seat.match.public_id])
+            where = Whereabouts(_("Playing a match"), url=url, action=_("Watch"), rank=2)
+        else:
+            where = Whereabouts(_("Playing a match"), rank=0)
+        if seat.user_id not in found or where.rank > found[seat.user_id].rank:
+            found[seat.user_id] = where
+    return found

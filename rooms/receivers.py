@@ -3,11 +3,14 @@ what they wrote in and reported from the table chat;
 deleting an account first leaves any waiting room, so the room is not left with a ghost seat."""
 
 from django.dispatch import receiver
+from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from accounts.signals import account_deleting, personal_data_requested
+from accounts.friends import Whereabouts
+from accounts.signals import account_deleting, personal_data_requested, whereabouts_requested
 
 from . import selectors, services
-from .models import ChatLine, ChatReport, RoomSeat
+from .models import ChatLine, ChatReport, Room, RoomSeat
 
 
 @receiver(personal_data_requested, dispatch_uid="rooms_personal_data")
@@ -52,3 +55,20 @@ def leave_waiting_room(sender, user, **kwargs):
     room = selectors.waiting_room_of(user)
     if room is not None:
         services.leave_room(user, room.code)
+
+
+@receiver(whereabouts_requested, dispatch_uid="rooms_whereabouts")
+def in_a_waiting_room(sender, user_ids, **kwargs):
+    """Friends waiting in a room (issue 33): a public one can be joined from the friends page; a private
+    one needs its password (its link is the chief's to give), so it is only named."""
+    seats = RoomSeat.objects.filter(
+        user_id__in=user_ids, left_at__isnull=True, room__status=Room.Status.WAITING
+    ).select_related("room")
+    found = {}
+    for seat in seats:
+        if seat.room.is_private:
+            found[seat.user_id] = Whereabouts(_("In a private waiting room"), rank=1)
+        else:
+            url = reverse("rooms:room", args=[seat.room.code])
+            found[seat.user_id] = Whereabouts(_("In a waiting room"), url=url, action=_("Join"), rank=3)
+    return found

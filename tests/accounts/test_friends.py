@@ -10,9 +10,11 @@ from django.urls import reverse
 from accounts import friends
 from accounts.friends import FriendRefused
 from accounts.models import Block, FriendRequest, Friendship
-from accounts.services import delete_account
+from accounts.services import delete_account, update_profile
 from games import engine
+from games.models import Match
 from rooms import services as rooms
+from tests.support.rooms import options, started_room_match
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +57,7 @@ def test_a_request_accepted_makes_two_friends_and_is_gone(ana, bia):
     assert friends.accept(bia, request.pk) == ana
     assert friends.are_friends(ana.pk, bia.pk) and friends.are_friends(bia.pk, ana.pk)
     assert not FriendRequest.objects.exists()
-    assert [f.username for f in friends.friends_page(ana)["friends"]] == ["Bia"]
+    assert [f["user"].username for f in friends.friends_page(ana)["friends"]] == ["Bia"]
 
 
 def test_declined_and_withdrawn_requests_leave_no_friendship(ana, bia):
@@ -228,3 +230,59 @@ def test_deleting_an_account_removes_its_friends_requests_and_blocks(ana, bia, m
     friends.send_request(ana, make_user("Dora", password=None).username)
     delete_account(ana)
     assert rows() == ([], [], [])
+
+
+# --- where friends are (the friends page) ----------------------------------------------------------
+
+
+def befriend(a, b):
+    friends.send_request(a, b.username)
+    friends.accept(b, FriendRequest.objects.get(sender=a, recipient=b).pk)
+
+
+def friend_row(client, user, name) -> str:
+    client.force_login(user)
+    html = client.get(reverse("accounts:friends"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    return html.split(f'data-friend="{name}"')[1].split("</li>")[0]
+
+
+def test_a_friend_in_a_public_waiting_room_can_be_joined_from_the_friends_page(client, ana, bia):
+    befriend(ana, bia)
+    assert "data-whereabouts" not in friend_row(client, ana, "Bia")  # nowhere now
+    room = rooms.create_room(bia, options(seats=4))
+    row = friend_row(client, ana, "Bia")
+    assert "In a waiting room" in row and f'href="{reverse("rooms:room", args=[room.code])}"' in row
+
+
+def test_a_friend_in_a_private_room_is_named_there_without_its_link(client, ana, bia):
+    befriend(ana, bia)
+    room = rooms.create_room(bia, options(seats=4), is_private=True, name="Nossa", password="segredo1")
+    row = friend_row(client, ana, "Bia")
+    assert "In a private waiting room" in row and room.code not in row
+
+
+def test_a_friend_playing_a_match_that_allows_spectators_can_be_watched(client, ana, bia, make_user):
+    befriend(ana, bia)
+    match = started_room_match([bia, make_user("Caio", password=None)])
+    Match.objects.filter(pk=match.pk).update(allow_spectators=True)
+    row = friend_row(client, ana, "Bia")
+    assert "Playing a match" in row and f'href="{reverse("games:table", args=[match.public_id])}"' in row
+    Match.objects.filter(pk=match.pk).update(allow_spectators=False)
+    row = friend_row(client, ana, "Bia")
+    assert "Playing a match" in row and "friend-go" not in row  # no spectators: named, not watchable
+
+
+def test_a_friend_who_hides_where_they_play_is_listed_without_it(client, ana, bia):
+    befriend(ana, bia)
+    rooms.create_room(bia, options(seats=4))
+    update_profile(bia, display_name="Bia", country="", show_whereabouts=False)
+    assert "data-whereabouts" not in friend_row(client, ana, "Bia")
+
+
+def test_the_profile_switch_for_whereabouts_is_saved_and_exported(client, ana):
+    client.force_login(ana)
+    client.post(reverse("accounts:profile"), {"display_name": "Ana", "country": "", "public_stats": "on"})
+    ana.profile.refresh_from_db()
+    assert ana.profile.show_whereabouts is False  # unticked
+    data = json.loads(client.get(reverse("accounts:export")).content)
+    assert data["profile"]["show_whereabouts"] is False
