@@ -53,11 +53,6 @@ def _person(name: str) -> User:
     return person
 
 
-def blocked_between(a_id: int, b_id: int) -> bool:
-    """Whether either of the two blocked the other."""
-    return Block.objects.filter(Q(blocker_id=a_id, blocked_id=b_id) | Q(blocker_id=b_id, blocked_id=a_id)).exists()
-
-
 def blocked_by(user_id: int | None) -> frozenset[int]:
     """The people this person blocked: nothing they write reaches this person (a room's chat)."""
     if user_id is None:

@@ -95,16 +95,6 @@ def statistics_page(user) -> dict:
     }
 
 
-def levels_of(user_ids) -> dict[int, int]:
-    """Each player's level (issue 33), by account id, in one query; a player with no counted match is level 1."""
-    ids = {user_id for user_id in user_ids if user_id is not None}
-    found = {
-        user_id: levels.level_of(levels.experience(counters))
-        for user_id, counters in PlayerStats.objects.filter(user_id__in=ids).values_list("user_id", "counters")
-    }
-    return {user_id: found.get(user_id, 1) for user_id in ids}
-
-
 def points_chart(user) -> str:
     totals: dict = {}
     for day, points in (
