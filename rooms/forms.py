@@ -33,6 +33,11 @@ class CreateRoomForm(forms.Form):
         strip=False,
         widget=forms.PasswordInput(render_value=False, attrs={"autocomplete": "new-password"}),
     )
+    friends_only = forms.BooleanField(
+        label=_("My friends sit without the password (private rooms)"),
+        help_text=_("Anyone else still needs the invite link and the password."),
+        required=False,
+    )
     variant = forms.ChoiceField(label=_("Variant"), choices=VARIANT_CHOICES, initial="paulista")
     table = forms.ChoiceField(label=_("Players"), choices=TABLES, initial="2")
     mineiro_style = mineiro_style_field()

@@ -55,6 +55,8 @@ class Room(models.Model):
     name = models.CharField(_("room name"), max_length=40, blank=True)
     # Django's password hasher (make_password); never shown again, not even to the chief.
     password_hash = models.CharField(max_length=128, blank=True)
+    # A private room's friends of the chief sit without the password (issue 33).
+    friends_only = models.BooleanField(_("the chief's friends sit without the password"), default=False)
     chief = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

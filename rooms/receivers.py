@@ -60,13 +60,14 @@ def leave_waiting_room(sender, user, **kwargs):
 @receiver(whereabouts_requested, dispatch_uid="rooms_whereabouts")
 def in_a_waiting_room(sender, user_ids, **kwargs):
     """Friends waiting in a room (issue 33): a public one can be joined from the friends page; a private
-    one needs its password (its link is the chief's to give), so it is only named."""
+    one needs its password (its link is the chief's to give), so it is only named, unless the friend is its
+    chief and lets friends in without the password ("friends only")."""
     seats = RoomSeat.objects.filter(
         user_id__in=user_ids, left_at__isnull=True, room__status=Room.Status.WAITING
     ).select_related("room")
     found = {}
     for seat in seats:
-        if seat.room.is_private:
+        if seat.room.is_private and not (seat.room.friends_only and seat.room.chief_id == seat.user_id):
             found[seat.user_id] = Whereabouts(_("In a private waiting room"), rank=1)
         else:
             url = reverse("rooms:room", args=[seat.room.code])

@@ -73,15 +73,17 @@ def create_room(
     is_private: bool = False,
     name: str = "",
     password: str = "",
+    friends_only: bool = False,
     ip: str | None = None,
 ) -> Room:
-    """Open a room with its creator as chief in the first seat, charged the entry price."""
+    """Open a room with its creator as chief in the first seat, charged the entry price. `friends_only`: a
+    private room's chief's friends sit without the password (ignored for a public room)."""
     if is_private and not (name and password):
         raise RoomRefused("private_needs_name_and_password", _("A private room needs a name and a password."))
     with transaction.atomic():
         _lock_person(user)
         room_settings = RoomSettings.objects.select_for_update().get(pk=RoomSettings.current().pk)
-        room = _open_room(user, options, is_private=is_private, name=name, password=password)
+        room = _open_room(user, options, is_private=is_private, name=name, password=password, friends_only=friends_only)
         _take_seat(room, user, 0, ip, room_settings.entry_blue_coins)
     return room
 
@@ -129,7 +131,11 @@ def join_room(user: User, code: str, *, password: str = "", ip: str | None = Non
     with transaction.atomic():
         _lock_person(user)
         room = _locked_room(code)
-        if room.is_private and not check_password(password or "", room.password_hash):
+        if (
+            room.is_private
+            and not sits_without_password(room, user)
+            and not check_password(password or "", room.password_hash)
+        ):
             code_ = "missing_password" if not password else "wrong_password"
             raise RoomRefused(
                 code_, _("This room needs its password.") if not password else _("That is not the room's password.")
@@ -258,12 +264,21 @@ def _locked_room(code: str, *, require_free_seat: bool = True) -> Room:
     return room
 
 
-def _open_room(user: User, options: RoomOptions, *, is_private: bool, name: str = "", password: str = "") -> Room:
+def _open_room(
+    user: User,
+    options: RoomOptions,
+    *,
+    is_private: bool,
+    name: str = "",
+    password: str = "",
+    friends_only: bool = False,
+) -> Room:
     rules = options.rules
     return Room.objects.create(
         is_private=is_private,
         name=name if is_private else "",
         password_hash=make_password(password) if is_private else "",
+        friends_only=is_private and friends_only,
         chief=user,
         rules=rules.to_dict(),
         variant=rules.variant,
@@ -272,6 +287,11 @@ def _open_room(user: User, options: RoomOptions, *, is_private: bool, name: str 
         move_seconds=options.move_seconds,
         mode=options.mode,
     )
+
+
+def sits_without_password(room: Room, user: User) -> bool:
+    """A friends-only private room lets its chief's friends in without the password (issue 33)."""
+    return bool(room.is_private and room.friends_only and room.chief_id and friends.are_friends(room.chief_id, user.pk))
 
 
 def _free_seats(room: Room) -> list[int]:

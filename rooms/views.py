@@ -78,6 +78,7 @@ def create(request):
                 is_private=data["visibility"] == "private",
                 name=data["name"],
                 password=data["password"],
+                friends_only=data["friends_only"],
                 ip=client_ip(request),
             )
         except RoomRefused as refusal:
@@ -137,6 +138,8 @@ def room(request, code: str):
         "invite": invite,
         "next_here": quote(here + ("?" + urlencode({"invite": invite}) if invite else ""), safe="/"),
         "taken": len(people),
+        # A friend of the chief at a friends-only private room joins with one click (issue 33).
+        "friend_of_chief": request.user.is_authenticated and services.sits_without_password(found, request.user),
     }
     context["options_region"] = rendering.options_context(
         found, request.user, changeable=selectors.options_changeable(found)
