@@ -22,9 +22,9 @@ import time
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 from django.utils import translation
 
+from devtools.rolled_back import rolled_back
 from games import engine
 from games.match.moves import apply_action
 from games.match.starting import SeatPlan, create_match
@@ -35,10 +35,6 @@ from games.table.publishing import TableUpdate, seat_updates, update_message
 from shop.selectors import equipped_deck
 
 PARTS = ("transaction", "publish", "push")
-
-
-class Rollback(Exception):
-    pass
 
 
 class Command(BaseCommand):
@@ -56,12 +52,8 @@ class Command(BaseCommand):
             raise CommandError("--runs 1..50, --moves 10..5000")
         results = []
         for run in range(runs):
-            try:
-                with transaction.atomic():
-                    results.append(self.one_run(run, moves, options["seats"], options["language"]))
-                    raise Rollback
-            except Rollback:
-                pass
+            with rolled_back():
+                results.append(self.one_run(run, moves, options["seats"], options["language"]))
         self.stdout.write(
             f"{options['seats']} seats, {moves} moves per run, {runs} runs; CPU µs per move (thread time)"
         )

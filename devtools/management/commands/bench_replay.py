@@ -18,10 +18,10 @@ import time
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 from django.test import RequestFactory
 from django.utils import translation
 
+from devtools.rolled_back import rolled_back
 from games import engine, views
 from games.match.moves import apply_action
 from games.match.starting import SeatPlan, create_match
@@ -29,10 +29,6 @@ from games.models import Match, MatchEvent
 from games.selectors import seats_at
 from games.table.replay import replay_steps
 from games.table.replay_legacy import legacy_boards
-
-
-class Rollback(Exception):
-    pass
 
 
 class Command(BaseCommand):
@@ -47,12 +43,8 @@ class Command(BaseCommand):
         runs = options["runs"]
         if not 1 <= runs <= 500:
             raise CommandError("--runs 1..500")
-        try:
-            with transaction.atomic(), translation.override(options["language"]):
-                self.measure(runs, options["seed"])
-                raise Rollback
-        except Rollback:
-            pass
+        with rolled_back(), translation.override(options["language"]):
+            self.measure(runs, options["seed"])
 
     def measure(self, runs: int, seed: int) -> None:
         match, people = long_match(seed)

@@ -18,9 +18,9 @@ import time
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 from django.utils import translation
 
+from devtools.rolled_back import rolled_back
 from games import engine
 from games.match.moves import apply_action
 from games.match.starting import SeatPlan, create_match
@@ -29,10 +29,6 @@ from games.selectors import seats_at
 from games.table import rendering
 from games.table.publishing import seat_updates
 from shop.selectors import equipped_deck
-
-
-class Rollback(Exception):
-    pass
 
 
 class Command(BaseCommand):
@@ -53,12 +49,8 @@ class Command(BaseCommand):
             raise CommandError("--runs 1..50, --moves 1..2000")
         results = []
         for run in range(runs):
-            try:
-                with transaction.atomic():
-                    results.append(self.one_run(run, moves, options["seats"], options["language"]))
-                    raise Rollback
-            except Rollback:
-                pass
+            with rolled_back():
+                results.append(self.one_run(run, moves, options["seats"], options["language"]))
         self.stdout.write(f"{options['seats']} seats, {moves} moves per run, {runs} runs; µs per update for one socket")
         self.stdout.write(
             "run  before(db+all)  after(message+changed)  ratio  fragments/update  publish/move"
