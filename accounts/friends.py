@@ -12,6 +12,7 @@ friends, and a deleted one takes their rows with them (`on_delete=CASCADE`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import cast
@@ -36,7 +37,7 @@ class Whereabouts:
     label: str
     url: str = ""
     action: str = ""  # what following `url` does: "Join", "Watch"
-    rank: int = 0  # when a person is in several places, the one with the highest rank is said
+    rank: int = 0  # when a person is in several places, the one with the highest rank is said (`whereabouts_of`)
 
 
 class FriendRefused(Exception):
@@ -175,7 +176,7 @@ def whereabouts_of(people: list[User]) -> dict[int, Whereabouts]:
     if not shown:
         return found
     for _receiver, answer in whereabouts_requested.send(sender=User, user_ids=shown):
-        for user_id, where in cast(dict[int, Whereabouts], answer or {}).items():
+        for user_id, where in cast(Iterable[tuple[int, Whereabouts]], answer or ()):
             if user_id not in found or where.rank > found[user_id].rank:
                 found[user_id] = where
     return found

@@ -111,6 +111,11 @@ class Profile(models.Model):
     def __str__(self) -> str:
         return self.user.username
 
+    def statistics_shown_to(self, viewer) -> bool:
+        """Whether `viewer` sees this player's statistics (and what goes with them on the public profile):
+        everyone does, unless the player keeps them to themselves; the player always does."""
+        return self.public_stats or bool(viewer is not None and viewer.is_authenticated and viewer.pk == self.user_id)
+
     @property
     def avatar_url(self) -> str:
         if self.avatar.startswith(("/", "http://", "https://")):

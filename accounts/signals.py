@@ -5,8 +5,9 @@
   delete or anonymise the rows they own (e.g. a ledger keeps its lines but loses the identity).
 - `profile_sections_requested(request, player, profile)`: each receiver returns HTML (safe) to show on
   the player's public profile below the card, or None.
-- `whereabouts_requested(user_ids)`: each receiver returns `{user_id: Whereabouts}` for the people it
-  knows to be somewhere now (rooms: a waiting room; games: a match in play). The friends page asks.
+- `whereabouts_requested(user_ids)`: each receiver returns `(user_id, Whereabouts)` pairs for the people
+  it knows to be somewhere now (rooms: a waiting room; games: a match in play), as many as it finds;
+  the friends page asks and says the highest-ranked place of each (`accounts.friends.whereabouts_of`).
 """
 
 from django.dispatch import Signal

@@ -89,8 +89,7 @@ def claim_guest_seats(sender, request, user, **kwargs):
 def recent_matches_section(sender, request, player, profile, **kwargs):
     """The public profile's latest finished matches (issue 33), behind the same switch as the statistics:
     hidden from others when the player keeps their statistics to themselves."""
-    own = request.user.is_authenticated and request.user.pk == player.pk
-    if not profile.public_stats and not own:
+    if not profile.statistics_shown_to(request.user):
         return ""
     rows = selectors.recent_matches(player, request.user)
     return render_to_string("games/_profile_matches.html", {"rows": rows, "player": player}, request=request)
@@ -100,13 +99,9 @@ def recent_matches_section(sender, request, player, profile, **kwargs):
 def playing_a_match(sender, user_ids, **kwargs):
     """Friends at a table now (issue 33): a match whose table allows spectators can be watched."""
     seats = Seat.objects.filter(user_id__in=user_ids, match__status=Match.Status.ACTIVE).select_related("match")
-    found = {}
     for seat in seats:
         if seat.match.allow_spectators:
             url = reverse("games:table", args=[seat.match.public_id])
-            where = Whereabouts(_("Playing a match"), url=url, action=_("Watch"), rank=2)
+            yield seat.user_id, Whereabouts(_("Playing a match"), url=url, action=_("Watch"), rank=2)
         else:
-            where = Whereabouts(_("Playing a match"), rank=0)
-        if seat.user_id not in found or where.rank > found[seat.user_id].rank:
-            found[seat.user_id] = where
-    return found
+            yield seat.user_id, Whereabouts(_("Playing a match"), rank=0)

@@ -212,48 +212,55 @@ def recent_results(user, limit: int = 5) -> list[dict]:
 HISTORY_PAGE_SIZE = 20
 
 
+def _finished_seats_of(user):
+    """The person's seats at finished matches, newest first, each with its match and the match's seats."""
+    return (
+        Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .prefetch_related("match__seats")
+        .order_by("-match__finished_at", "-match__id")
+    )
+
+
+def _result_row(seat: Seat) -> dict:
+    """A finished match as its person's row reads it (history, profile): the result and score, the rules,
+    who played against them and with them."""
+    match = seat.match
+    rules = engine.RuleSet.from_dict(match.rules)
+    side = engine.side_of(rules, seat.number)
+    others = [points for s, points in enumerate(match.score) if s != side]
+    table = list(match.seats.all())
+    return {
+        "match": match,
+        "won": match.won_by(seat.number),
+        "variant": rules.variant,
+        "seats": rules.seats,
+        "opponents": [s.display_name for s in table if engine.side_of(rules, s.number) != side],
+        "partners": [
+            s.display_name for s in table if engine.side_of(rules, s.number) == side and s.number != seat.number
+        ],
+        "mine": match.score[side] if match.score else 0,
+        "theirs": max(others) if others else 0,
+    }
+
+
 def match_history(user, page_number) -> tuple[object, list[dict]]:
     """A page of the player's finished matches, newest first: opponents, rules, score, result, rewards.
 
     Returns (the Paginator page, its rows). `page_number` may be anything from a URL: a bad one
     gives the first or the last page (Paginator.get_page).
     """
-    seats = (
-        Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
-        .select_related("match")
-        .prefetch_related("match__seats")
-        .order_by("-match__finished_at", "-match__id")
-    )
-    page = Paginator(seats, HISTORY_PAGE_SIZE).get_page(page_number)
+    page = Paginator(_finished_seats_of(user), HISTORY_PAGE_SIZE).get_page(page_number)
     settings = reward_settings()
     rows = []
     for seat in page.object_list:
-        match = seat.match
-        rules = engine.RuleSet.from_dict(match.rules)
-        side = engine.side_of(rules, seat.number)
-        won = match.won_by(seat.number)
-        others = [points for s, points in enumerate(match.score) if s != side]
-        table = list(match.seats.all())
-        coins, points = reward_amounts(match, won, settings, table, seat_number=seat.number)
-        rows.append(
-            {
-                "match": match,
-                "won": won,
-                "variant": rules.variant,
-                "seats": rules.seats,
-                "opponents": [s.display_name for s in match.seats.all() if engine.side_of(rules, s.number) != side],
-                "partners": [
-                    s.display_name
-                    for s in match.seats.all()
-                    if engine.side_of(rules, s.number) == side and s.number != seat.number
-                ],
-                "mine": match.score[side] if match.score else 0,
-                "theirs": max(others) if others else 0,
-                "coins": coins,
-                "rank_points": points,
-                "reward_note": reward_note(match, table, seat_number=seat.number),
-            }
+        row = _result_row(seat)
+        table = list(seat.match.seats.all())
+        row["coins"], row["rank_points"] = reward_amounts(
+            seat.match, row["won"], settings, table, seat_number=seat.number
         )
+        row["reward_note"] = reward_note(seat.match, table, seat_number=seat.number)
+        rows.append(row)
     return page, rows
 
 
@@ -265,34 +272,11 @@ def recent_matches(player, viewer, *, limit: int = PROFILE_MATCHES) -> list[dict
     result and score, who they played against and with. A replay link only where `viewer` may open it:
     the replay is for the people who sat at the match (games.views.replay)."""
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
-    seats = (
-        Seat.objects.filter(user=player, match__status=Match.Status.FINISHED)
-        .select_related("match")
-        .prefetch_related("match__seats")
-        .order_by("-match__finished_at", "-match__id")[:limit]
-    )
     rows = []
-    for seat in seats:
-        match = seat.match
-        rules = engine.RuleSet.from_dict(match.rules)
-        side = engine.side_of(rules, seat.number)
-        table = list(match.seats.all())
-        others = [points for s, points in enumerate(match.score) if s != side]
-        rows.append(
-            {
-                "match": match,
-                "won": match.won_by(seat.number),
-                "variant": rules.variant,
-                "seats": rules.seats,
-                "mine": match.score[side] if match.score else 0,
-                "theirs": max(others) if others else 0,
-                "opponents": [s.display_name for s in table if engine.side_of(rules, s.number) != side],
-                "partners": [
-                    s.display_name for s in table if engine.side_of(rules, s.number) == side and s.number != seat.number
-                ],
-                "may_replay": viewer_id is not None and any(s.user_id == viewer_id for s in table),
-            }
-        )
+    for seat in _finished_seats_of(player)[:limit]:
+        row = _result_row(seat)
+        row["may_replay"] = viewer_id is not None and any(s.user_id == viewer_id for s in seat.match.seats.all())
+        rows.append(row)
     return rows
 
 

@@ -65,11 +65,9 @@ def in_a_waiting_room(sender, user_ids, **kwargs):
     seats = RoomSeat.objects.filter(
         user_id__in=user_ids, left_at__isnull=True, room__status=Room.Status.WAITING
     ).select_related("room")
-    found = {}
     for seat in seats:
         if seat.room.is_private and not (seat.room.friends_only and seat.room.chief_id == seat.user_id):
-            found[seat.user_id] = Whereabouts(_("In a private waiting room"), rank=1)
+            yield seat.user_id, Whereabouts(_("In a private waiting room"), rank=1)
         else:
             url = reverse("rooms:room", args=[seat.room.code])
-            found[seat.user_id] = Whereabouts(_("In a waiting room"), url=url, action=_("Join"), rank=3)
-    return found
+            yield seat.user_id, Whereabouts(_("In a waiting room"), url=url, action=_("Join"), rank=3)

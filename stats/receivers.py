@@ -17,6 +17,8 @@ from .services import copy_profile_to_boards, forget_on_boards
 @receiver(personal_data_requested, dispatch_uid="stats_personal_data")
 def export_rank_points(sender, user, **kwargs):
     stats = PlayerStats.objects.filter(user=user).first()
+    # Worked out from the counters (stats.levels): nothing is stored beside them.
+    standing = levels.progress(levels.experience(stats.counters if stats else {}))
     return {
         "rank_points": [
             {"points": a.points, "reason": a.reason, "reference": a.reference, "at": a.created_at.isoformat()}
@@ -26,9 +28,8 @@ def export_rank_points(sender, user, **kwargs):
             "counters": stats.counters if stats else {},
             "current_streak": stats.current_streak if stats else 0,
             "best_streak": stats.best_streak if stats else 0,
-            # Worked out from the counters (stats.levels): nothing is stored beside them.
-            "experience": levels.experience(stats.counters) if stats else 0,
-            "level": levels.level_of(levels.experience(stats.counters)) if stats else 1,
+            "experience": standing.xp,
+            "level": standing.level,
         },
         "achievements": [
             {"code": e.achievement.code, "earned_at": e.earned_at.isoformat()}
@@ -52,8 +53,7 @@ def leave_boards(sender, instance, **kwargs):
 
 @receiver(profile_sections_requested, dispatch_uid="stats_profile_section")
 def statistics_section(sender, request, player, profile, **kwargs):
-    own = request.user.is_authenticated and request.user.pk == player.pk
-    if not profile.public_stats and not own:
+    if not profile.statistics_shown_to(request.user):
         return render_to_string("stats/_private_profile.html", {"player": player}, request=request)
     context = selectors.statistics_page(player)
     context["public"] = True
