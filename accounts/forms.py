@@ -87,8 +87,11 @@ class ProfileForm(forms.Form):
         required=False,
     )
     show_whereabouts = forms.BooleanField(
-        label=_("Show my friends where I am playing"),
-        help_text=_("When off, your friends do not see whether you are in a room or playing a match."),
+        label=_("Show my friends when I am online and where I am playing"),
+        help_text=_(
+            "When off, your friends see neither whether you are online nor whether you are in a room or playing "
+            "a match."
+        ),
         required=False,
     )
 

@@ -22,6 +22,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from . import notices
 from .models import Block, FriendRequest, Friendship, User
 from .signals import whereabouts_requested
 
@@ -97,6 +98,7 @@ def send_request(sender: User, name: str) -> str:
                 FriendRequest.objects.create(sender=sender, recipient=recipient)
         except IntegrityError:  # the same request, sent twice at once
             raise FriendRefused("already_sent", _("You already asked this player; wait for their answer.")) from None
+        notices.notify([recipient.pk])  # their header's "Friends" count
     return "sent"
 
 
@@ -120,14 +122,20 @@ def accept(user: User, request_id) -> User:
         return request.sender
 
 
+def _answered(request: FriendRequest) -> None:
+    """A request is gone: both people's headers count again."""
+    request.delete()
+    notices.notify([request.sender_id, request.recipient_id])
+
+
 def decline(user: User, request_id) -> None:
     with transaction.atomic():
-        _request(request_id, recipient=user).delete()
+        _answered(_request(request_id, recipient=user))
 
 
 def withdraw(user: User, request_id) -> None:
     with transaction.atomic():
-        _request(request_id, sender=user).delete()
+        _answered(_request(request_id, sender=user))
 
 
 def remove_friend(user: User, name: str) -> None:
@@ -146,6 +154,7 @@ def block(user: User, name: str) -> None:
             raise FriendRefused("yourself", _("You cannot block yourself."))
         _part(user, person)
         Block.objects.get_or_create(blocker=user, blocked=person)
+        notices.notify([user.pk])  # invitations from them leave the header
 
 
 def unblock(user: User, name: str) -> None:
@@ -157,12 +166,14 @@ def unblock(user: User, name: str) -> None:
 
 def _befriend(a: User, b: User) -> None:
     FriendRequest.objects.filter(Q(sender=a, recipient=b) | Q(sender=b, recipient=a)).delete()
+    notices.notify([a.pk, b.pk])
     Friendship.objects.get_or_create(user=a, friend=b)
     Friendship.objects.get_or_create(user=b, friend=a)
 
 
 def _part(a: User, b: User) -> None:
-    FriendRequest.objects.filter(Q(sender=a, recipient=b) | Q(sender=b, recipient=a)).delete()
+    if FriendRequest.objects.filter(Q(sender=a, recipient=b) | Q(sender=b, recipient=a)).delete()[0]:
+        notices.notify([a.pk, b.pk])
     Friendship.objects.filter(Q(user=a, friend=b) | Q(user=b, friend=a)).delete()
 
 
@@ -171,7 +182,7 @@ def _part(a: User, b: User) -> None:
 
 def whereabouts_of(people: list[User]) -> dict[int, Whereabouts]:
     """Where each of these people is now, for those who let their friends see it (their profile's switch)."""
-    shown = [p.pk for p in people if getattr(p, "profile", None) is None or p.profile.show_whereabouts]
+    shown = [p.pk for p in people if shows_presence(p)]
     found: dict[int, Whereabouts] = {}
     if not shown:
         return found
@@ -182,15 +193,36 @@ def whereabouts_of(people: list[User]) -> dict[int, Whereabouts]:
     return found
 
 
-def friends_page(user: User) -> dict:
-    """What the friends page lists: friends (by name, each with where they are now), requests received and
-    sent, people blocked."""
-    people = list(
-        User.objects.filter(friendships__friend=user, is_active=True).select_related("profile").order_by("username")
+def shows_presence(person: User) -> bool:
+    """Whether this person lets their friends see that they are online and where (their profile's switch)."""
+    profile = getattr(person, "profile", None)
+    return profile is None or profile.show_whereabouts
+
+
+def requests_received(user_id: int) -> list[FriendRequest]:
+    """Friend requests waiting for this person's answer (the header's notices), newest first."""
+    return list(
+        FriendRequest.objects.filter(recipient_id=user_id, sender__is_active=True)
+        .only("pk", "created_at")
+        .order_by("-created_at")
     )
+
+
+def friends_of(user_id: int):
+    """This person's friends with an active account, by name (a queryset of users)."""
+    return User.objects.filter(friendships__friend_id=user_id, is_active=True).order_by("username")
+
+
+def friends_page(user: User) -> dict:
+    """What the friends page lists: friends (those online now first, each with where they are), requests
+    received and sent, people blocked."""
+    people = list(friends_of(user.pk).select_related("profile"))
     where = whereabouts_of(people)
+    now = timezone.now()
+    online = {p.pk for p in people if shows_presence(p) and notices.is_online(p.profile, now=now)}
+    people.sort(key=lambda p: p.pk not in online)  # stable: by name within each part
     return {
-        "friends": [{"user": person, "where": where.get(person.pk)} for person in people],
+        "friends": [{"user": p, "online": p.pk in online, "where": where.get(p.pk)} for p in people],
         "received": list(
             FriendRequest.objects.filter(recipient=user, sender__is_active=True)
             .select_related("sender__profile")

@@ -95,12 +95,19 @@ class Profile(models.Model):
         default=True,
         help_text=_("When off, you see no chat at room tables and cannot write in it."),
     )
-    # Off: friends do not see where the person is (a waiting room, a match; issue 33).
+    # Off: friends see neither that the person is online nor where (a waiting room, a match; issue 33).
     show_whereabouts = models.BooleanField(
-        _("show my friends where I am playing"),
+        _("show my friends when I am online and where I am playing"),
         default=True,
-        help_text=_("When off, your friends do not see whether you are in a room or playing a match."),
+        help_text=_(
+            "When off, your friends see neither whether you are online nor whether you are in a room or playing "
+            "a match."
+        ),
     )
+    # When a page of the site last had its header's socket open (`accounts.presence`): "online now".
+    last_seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
+    # When the person last opened the header's notices: what came after is counted as new there.
+    notices_seen_at = models.DateTimeField(_("notices seen"), null=True, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

@@ -1,4 +1,5 @@
-"""The lobby's socket, a waiting room's socket and a room's chat socket: each pushes its viewer's fragments.
+"""The lobby's socket, a waiting room's socket, a room's chat socket and every page's notices socket: each
+pushes its viewer's fragments.
 
 A message names the room that changed (`rooms.publishing`); the socket reads the database again
 and sends a fragment only when its HTML differs from the last one sent. Sockets change nothing.
@@ -19,7 +20,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from accounts import friends
+from accounts import friends, notices
 from games.models import Match
 from games.table.consumers import language_of
 from games.table.db import DirectDispatch, read
@@ -279,3 +280,47 @@ class ChatConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 rendering.chat_line_context(line, self.viewer_id, self.code, chief_id=self.chief_id) for line in lines
             ]
             return rendering.render_chat_lines(contexts, append=append)
+
+
+class NoticesConsumer(PushingConsumer):
+    """Every page's header, for a signed-in person: the bell's count and list (invitations to rooms, friend
+    requests), pushed when `accounts.notices.notify` names the person and re-read every
+    `ROOMS_NOTICES_REREAD_S`, which also keeps the person "online" (`accounts.notices.stamp_online`).
+    Anyone not signed in is closed at once (4403): there is nothing to tell them."""
+
+    user_id: int | None = None
+
+    async def connect(self):
+        user = self.scope.get("user")
+        await self.accept()
+        if user is None or not user.is_authenticated:
+            await self.close(code=CLOSE_NOT_IN_ROOM)
+            return
+        self.language = language_of(self.scope)
+        self.user_id = user.pk
+        await self.channel_layer.group_add(notices.person_group(user.pk), self.channel_name)
+        await read(notices.stamp_online)(user.pk)
+        await self.push()
+        self.watchdog = asyncio.create_task(self._reread())
+
+    async def _reread(self):
+        while True:
+            await asyncio.sleep(settings.ROOMS_NOTICES_REREAD_S)
+            try:
+                await read(notices.stamp_online)(cast(int, self.user_id))
+                await self.push()
+            except Exception:  # e.g. the database is down for a moment: try again next time
+                log.exception("notices re-read failed for person %s", self.user_id)
+
+    async def disconnect(self, code):
+        self.stop_watchdog()
+        if self.user_id is not None:
+            await self.channel_layer.group_discard(notices.person_group(self.user_id), self.channel_name)
+
+    async def notices_update(self, event):
+        await self.push()
+
+    def _render(self) -> str:
+        with translation.override(self.language):
+            context = rendering.notices_context(selectors.notices_of(cast(int, self.user_id)))
+            return rendering.render_notices(context, oob=True)

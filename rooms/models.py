@@ -291,3 +291,41 @@ class AnnulmentVote(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}: {self.status}"
+
+
+class Invitation(models.Model):
+    """A room's chief asked a friend to sit in a waiting room (issue 33).
+
+    The friend sees it live in the site's header wherever they are and takes a seat in one click,
+    without the password (`services.sits_without_password`). It is pending while the room waits, the
+    friend has not sat down and has not dismissed it: a room that starts or closes takes its invitations
+    with it. Rows are kept (a dismissal is a date, not a deletion) so one room cannot invite the same
+    person twice and the hourly limit counts every invitation sent; they go with either account (CASCADE).
+    Whether the recipient has seen it is the header's one date, `Profile.notices_seen_at`.
+    """
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="invitations")
+    sender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent", verbose_name=_("sender")
+    )
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations_received",
+        verbose_name=_("recipient"),
+    )
+    created_at = models.DateTimeField(_("sent at"), auto_now_add=True)
+    dismissed_at = models.DateTimeField(_("dismissed at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["room", "recipient"], name="rooms_invite_once")]
+        indexes = [
+            models.Index(fields=["recipient", "dismissed_at"], name="rooms_invitations_pending"),
+            models.Index(fields=["sender", "created_at"], name="rooms_invitations_rate"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sender} → {self.recipient} ({self.room})"

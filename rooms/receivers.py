@@ -1,5 +1,5 @@
-"""Rooms' part of privacy: the export lists the rooms a person sat in (with the address recorded) and
-what they wrote in and reported from the table chat;
+"""Rooms' part of privacy: the export lists the rooms a person sat in (with the address recorded), what they
+wrote in and reported from the table chat, and the invitations they sent and received;
 deleting an account first leaves any waiting room, so the room is not left with a ghost seat."""
 
 from django.dispatch import receiver
@@ -10,7 +10,7 @@ from accounts.friends import Whereabouts
 from accounts.signals import account_deleting, personal_data_requested, whereabouts_requested
 
 from . import selectors, services
-from .models import ChatLine, ChatReport, Room, RoomSeat
+from .models import ChatLine, ChatReport, Invitation, Room, RoomSeat
 
 
 @receiver(personal_data_requested, dispatch_uid="rooms_personal_data")
@@ -45,6 +45,23 @@ def export_room_seats(sender, user, **kwargs):
             {"line": report.line_id, "reported_at": report.created_at.isoformat()}
             for report in ChatReport.objects.filter(reporter=user).order_by("created_at", "pk")
         ],
+        "invitations_sent": [
+            _invitation(i, to=i.recipient.username)
+            for i in Invitation.objects.filter(sender=user).select_related("room", "recipient").order_by("pk")
+        ],
+        "invitations_received": [
+            _invitation(i, **{"from": i.sender.username})
+            for i in Invitation.objects.filter(recipient=user).select_related("room", "sender").order_by("pk")
+        ],
+    }
+
+
+def _invitation(invitation: Invitation, **person: str) -> dict:
+    return {
+        **person,
+        "room": invitation.room.code,
+        "sent_at": invitation.created_at.isoformat(),
+        "dismissed": invitation.dismissed_at is not None,
     }
 
 

@@ -1,5 +1,5 @@
 """One context function per pushed fragment (lobby list, room seats, table options, play again, where to go, chat,
-the annulment vote) and their renders.
+the annulment vote, the header's notices) and their renders.
 
 The page places the same fragments the sockets push, so a page plus its pushes equals a fresh page.
 """
@@ -22,7 +22,7 @@ from stats.selectors import level_of_user
 
 from . import annulment
 from .models import MOVE_SECONDS, ChatLine, PlayAgain, Room, RoomSeat
-from .selectors import AgainFacts, Departure
+from .selectors import AgainFacts, Departure, Invitable, Notices
 
 SEAT_FILTERS = (("2", "2"), ("4t", "4t"), ("4s", "4s"))
 
@@ -404,3 +404,38 @@ def annul_vote_context(room: Room, viewer) -> dict:
 
 def render_annul_vote(context: dict, *, oob: bool = False) -> str:
     return render_to_string("rooms/_annul_vote.html", {**context, "oob": oob})
+
+
+# --- invitations (issue 33): the chief's list of friends to invite, and the header's notices -------
+
+
+def invite_friends_context(room: Room, invitable: list[Invitable]) -> dict:
+    """The waiting room's "Invite friends" list, for its chief."""
+    return {"code": room.code, "friends": invitable}
+
+
+def render_invite_friends(context: dict) -> str:
+    return render_to_string("rooms/_invite_friends.html", context)
+
+
+def notices_context(notices: Notices) -> dict:
+    """The header's bell: how many new, and the list (invitations to join, friend requests to answer)."""
+    return {
+        "unread": notices.unread,
+        "friend_requests": notices.friend_requests,
+        "invitations": [
+            {
+                "pk": invitation.pk,
+                "sender": invitation.sender.username,
+                "room_name": invitation.room.name,
+                "summary": " · ".join(options_summary(invitation.room)[:2]),
+                "stake_coins": invitation.room.stake_coins,
+                "private": invitation.room.is_private,
+            }
+            for invitation in notices.invitations
+        ],
+    }
+
+
+def render_notices(context: dict, *, oob: bool = False) -> str:
+    return render_to_string("rooms/_notices.html", {**context, "oob": oob})

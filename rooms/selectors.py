@@ -1,4 +1,4 @@
-"""Reads: the lobby's waiting rooms, one room's people, the home page's list, the table chat."""
+"""Reads: the lobby's waiting rooms, one room's people, the home page's list, the table chat, invitations."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from shop import money
 from shop import selectors as shop_selectors
 from shop.wallet import BLUE_COINS
 
-from .models import ChatLine, ChatMute, PlayAgain, Room, RoomSeat
+from .models import ChatLine, ChatMute, Invitation, PlayAgain, Room, RoomSeat
 
 LOBBY_LIMIT = 50
 
@@ -244,3 +244,62 @@ def options_changeable(room: Room) -> bool:
     if room.status != Room.Status.STARTED or room.match is None or room.match.status == Match.Status.ACTIVE:
         return False
     return not PlayAgain.objects.filter(room=room, status=PlayAgain.Status.STARTED).exists()
+
+
+# --- invitations and the header's notices (issue 33) ---------------------------------------------
+
+
+def pending_invitations(user_id: int) -> list[Invitation]:
+    """Invitations this person may still answer, newest first: their room waits, they are not seated in
+    it, they did not dismiss it, and its sender is nobody they blocked (nothing of theirs reaches them)."""
+    return list(
+        Invitation.objects.filter(recipient_id=user_id, dismissed_at__isnull=True, room__status=Room.Status.WAITING)
+        .exclude(sender_id__in=friends.blocked_by(user_id))
+        .exclude(room__in=RoomSeat.objects.filter(user_id=user_id, left_at__isnull=True).values("room"))
+        .select_related("room", "sender__profile")
+        .order_by("-created_at", "-pk")
+    )
+
+
+@dataclass(frozen=True)
+class Notices:
+    """What the header's bell shows: the pending invitations, the friend requests waiting for an answer,
+    and how many of both came since the person last opened the list."""
+
+    invitations: list[Invitation]
+    friend_requests: int
+    unread: int
+
+
+def notices_of(user_id: int) -> Notices:
+    invitations = pending_invitations(user_id)
+    seen = Profile.objects.filter(user_id=user_id).values_list("notices_seen_at", flat=True).first()
+    requests = friends.requests_received(user_id)
+    unread = sum(1 for i in invitations if seen is None or i.created_at > seen)
+    unread += sum(1 for r in requests if seen is None or r.created_at > seen)
+    return Notices(invitations=invitations, friend_requests=len(requests), unread=unread)
+
+
+@dataclass(frozen=True)
+class Invitable:
+    """A friend of the chief as the waiting room's invitation list shows them."""
+
+    name: str
+    state: str  # "invite" (a button), "invited" (sent already), "seated" (in this room)
+
+
+def invitable_friends(room: Room, chief) -> list[Invitable]:
+    """The chief's friends, by name, each with whether they can still be invited to this room."""
+    names = list(friends.friends_of(chief.pk).values_list("pk", "username"))
+    invited = set(Invitation.objects.filter(room=room).values_list("recipient_id", flat=True))
+    seated = set(room.room_seats.filter(left_at__isnull=True).values_list("user_id", flat=True))
+    return [
+        Invitable(name, "seated" if pk in seated else "invited" if pk in invited else "invite") for pk, name in names
+    ]
+
+
+def invitation_room_code(user, invitation_id) -> str:
+    """The code of the room of this person's invitation ("" for a forged or someone else's id)."""
+    number = invitation_id if isinstance(invitation_id, int) and 0 < invitation_id < 2**31 else 0
+    mine = Invitation.objects.filter(pk=number, recipient_id=getattr(user, "pk", None))
+    return mine.values_list("room__code", flat=True).first() or ""

@@ -34,7 +34,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from accounts import friends
+from accounts import friends, notices
 from games import engine
 from games.match.stakes import StakeNotCovered, hold_stakes
 from games.match.starting import BOT_NAMES, SeatPlan, create_match
@@ -42,7 +42,7 @@ from games.models import BotLevel, Match
 from shop import money, wallet
 
 from . import publishing
-from .models import Room, RoomSeat, RoomSettings
+from .models import Invitation, Room, RoomSeat, RoomSettings
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise
@@ -175,6 +175,7 @@ def leave_room(user: User, code: str) -> Room:
         if not remaining:
             room.status, room.closed_at = Room.Status.CLOSED, seat.left_at
             room.save(update_fields=["status", "closed_at"])
+            _tell_invitees(room)
         elif room.chief_id == user.pk:
             room.chief_id = remaining[0].user_id
             room.save(update_fields=["chief"])
@@ -227,6 +228,7 @@ def close_room(chief: User, code: str) -> Room:
             _vacate(room, seat, removed=False, at=now)
         room.status, room.closed_at = Room.Status.CLOSED, now
         room.save(update_fields=["status", "closed_at"])
+        _tell_invitees(room)
         publishing.announce(room.pk)
     return room
 
@@ -290,8 +292,18 @@ def _open_room(
 
 
 def sits_without_password(room: Room, user: User) -> bool:
-    """A friends-only private room lets its chief's friends in without the password (issue 33)."""
-    return bool(room.is_private and room.friends_only and room.chief_id and friends.are_friends(room.chief_id, user.pk))
+    """A private room lets in without the password a person its chief invited, and a friends-only one every
+    friend of the chief (issue 33)."""
+    if not room.is_private:
+        return False
+    if Invitation.objects.filter(room=room, recipient_id=user.pk, dismissed_at__isnull=True).exists():
+        return True
+    return bool(room.friends_only and room.chief_id and friends.are_friends(room.chief_id, user.pk))
+
+
+def _tell_invitees(room: Room) -> None:
+    """The room stopped waiting (it started or closed): its invitations leave their recipients' headers."""
+    notices.notify(room.invitations.filter(dismissed_at__isnull=True).values_list("recipient_id", flat=True))
 
 
 def _free_seats(room: Room) -> list[int]:
@@ -414,4 +426,5 @@ def _start(room: Room, *, bot_level: str) -> None:
         raise RoomRefused("stake_not_covered", short.message, user=short.user) from None
     room.match, room.status, room.started_at = match, Room.Status.STARTED, timezone.now()
     room.save(update_fields=["match", "status", "started_at"])
+    _tell_invitees(room)
     publishing.announce(room.pk)

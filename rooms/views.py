@@ -21,11 +21,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import notices
 from games.models import Match, RewardSettings
 from games.views import client_address
 
 from . import again as again_service
-from . import annulment, chat, passwords, rendering, selectors, services
+from . import annulment, chat, invitations, passwords, rendering, selectors, services
 from . import options as options_service
 from .chat import ChatRefused
 from .forms import CreateRoomForm, LobbyFilterForm, QuickJoinForm, RoomPasswordForm, TableOptionsForm
@@ -138,8 +139,11 @@ def room(request, code: str):
         "invite": invite,
         "next_here": quote(here + ("?" + urlencode({"invite": invite}) if invite else ""), safe="/"),
         "taken": len(people),
-        # A friend of the chief at a friends-only private room joins with one click (issue 33).
+        # A person the chief invited, or a friend of the chief at a friends-only private room, joins with one
+        # click (issue 33).
         "friend_of_chief": request.user.is_authenticated and services.sits_without_password(found, request.user),
+        "invited": request.user.is_authenticated
+        and found.invitations.filter(recipient=request.user, dismissed_at__isnull=True).exists(),
     }
     context["options_region"] = rendering.options_context(
         found, request.user, changeable=selectors.options_changeable(found)
@@ -149,6 +153,9 @@ def room(request, code: str):
         context["departure"] = rendering.departure_context(departure) if departure else None
     if seat is not None:
         context["seats_region"] = rendering.room_seats_context(found, people, request.user)
+        if found.chief_id == request.user.pk and found.status == Room.Status.WAITING:
+            invitable = selectors.invitable_friends(found, request.user)
+            context["invite_friends"] = rendering.invite_friends_context(found, invitable)
         context["go_region"] = rendering.room_go_context(found, seated=True)
         context["chat"] = _chat_context(request.user, found)
     return render(request, "rooms/room.html", context)
@@ -502,3 +509,60 @@ def _annul_call(request, call) -> HttpResponse:
         messages.error(request, message)
     public_id = request.resolver_match.kwargs["public_id"]
     return redirect("games:table", public_id=public_id)
+
+
+# --- invitations (issue 33): the chief invites from the waiting room; the invited answer from the header --
+
+
+@login_required
+@require_POST
+def invite(request, code: str):
+    """The chief invites a friend; htmx gets the invitation list back (with the refusal in it, if any)."""
+    error: StrOrPromise = ""
+    try:
+        invitations.invite(request.user, code, name=str(request.POST.get("name", ""))[:150])
+    except RoomRefused as refusal:
+        error = refusal.message
+        if not request.headers.get("HX-Request"):
+            messages.error(request, refusal_text(refusal))
+    if not request.headers.get("HX-Request"):
+        return go(request, reverse("rooms:room", kwargs={"code": code}))
+    room = Room.objects.filter(code=code).first()
+    if room is None or room.chief_id != request.user.pk:
+        return go(request, reverse("rooms:room", kwargs={"code": code}))  # the page says what happened
+    context = rendering.invite_friends_context(room, selectors.invitable_friends(room, request.user))
+    return HttpResponse(rendering.render_invite_friends({**context, "error": error}))
+
+
+@login_required
+@require_POST
+def invitation_accept(request, invitation_id: int):
+    """Join the invitation's room in one click, from the header wherever the person is."""
+    try:
+        room = invitations.accept(request.user, invitation_id, ip=client_ip(request))
+    except RoomRefused as refusal:
+        messages.error(request, refusal_text(refusal))
+        room_code = selectors.invitation_room_code(request.user, invitation_id)
+        return go(request, reverse("rooms:room", kwargs={"code": room_code}) if room_code else reverse("rooms:lobby"))
+    return go(request, reverse("rooms:room", kwargs={"code": room.code}))
+
+
+@login_required
+@require_POST
+def invitation_dismiss(request, invitation_id: int):
+    try:
+        invitations.dismiss(request.user, invitation_id)
+    except RoomRefused as refusal:
+        messages.error(request, refusal_text(refusal))
+        return go(request, reverse("rooms:lobby"))
+    if request.headers.get("HX-Request"):
+        return HttpResponse(status=204)  # the header's socket pushes the list without it
+    return go(request, reverse("rooms:lobby"))
+
+
+@login_required
+@require_POST
+def notices_seen(request):
+    """The header's list was opened: its count goes to zero in every tab."""
+    notices.mark_seen(request.user.pk)
+    return HttpResponse(status=204)

@@ -4,7 +4,7 @@ from django.urls import path, re_path
 
 from devtools.floor import GroupRoundTrip
 from games.table.consumers import TableConsumer
-from rooms.consumers import AnnulConsumer, ChatConsumer, LobbyConsumer, RoomConsumer
+from rooms.consumers import AnnulConsumer, ChatConsumer, LobbyConsumer, NoticesConsumer, RoomConsumer
 from truco_site.sockets import NoSuchSocket
 
 websocket_urlpatterns = [
@@ -12,6 +12,7 @@ websocket_urlpatterns = [
     # The load test's floor (docs/performance.md): closes with 4404 unless settings.BENCH_ROUTES.
     path("ws/bench/floor/<int:group>/", GroupRoundTrip.as_asgi()),
     path("ws/rooms/", LobbyConsumer.as_asgi()),
+    path("ws/notices/", NoticesConsumer.as_asgi()),
     path("ws/room/<room_code:code>/", RoomConsumer.as_asgi()),
     path("ws/room/<room_code:code>/chat/", ChatConsumer.as_asgi()),
     path("ws/room/<room_code:code>/annul/", AnnulConsumer.as_asgi()),

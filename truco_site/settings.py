@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "shop.context_processors.header_balances",
+                "rooms.context_processors.notices",
             ],
         },
     },
@@ -179,6 +180,9 @@ ROOMS_ANNUL_COOLDOWN_S = int(os.environ.get("ROOMS_ANNUL_COOLDOWN_S", "120"))
 # The chief's options panel marks the options "being changed" for this long after it was opened
 # (or until it is closed): a chief who closes the tab does not leave the icon red for ever.
 ROOMS_OPTIONS_OPEN_S = int(os.environ.get("ROOMS_OPTIONS_OPEN_S", "120"))
+# Every page's notices socket (issue 33) re-reads the person's invitations and friend requests this often
+# (a lost push shows late by at most this much) and so keeps them "online" (accounts/notices.py).
+ROOMS_NOTICES_REREAD_S = float(os.environ.get("ROOMS_NOTICES_REREAD_S", "30"))
 # The house's share of a stake pot, in percent (seed 002: 25 %), and the account it is paid to.
 GAMES_HOUSE_CUT_PERCENT = 25
 SHOP_HOUSE_USERNAME = "~house"

@@ -93,6 +93,7 @@ def _world(make_user) -> dict[str, object]:
             "slug": item.slug if item else "x",
             "pk": 1,
             "line_id": 1,
+            "invitation_id": 1,
             "user_id": rival.pk,
             "app_label": "rooms",
             "content_type_id": ContentType.objects.get_for_model(room).pk,
