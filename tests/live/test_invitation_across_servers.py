@@ -38,11 +38,17 @@ def two_servers(settings, django_db_blocker):
         server.stop()
 
 
+def found(pattern: str, text: str) -> str:
+    match = re.search(pattern, text)
+    assert match is not None, f"{pattern} not in {text[:300]}"
+    return match.group(1)
+
+
 def post(server, path: str, cookie: str, *, page: str, data: bytes = b""):
     """An htmx POST as the browser sends it: the session, and the CSRF token read off a page of that server."""
     with urllib.request.urlopen(urllib.request.Request(server.url + page, headers={"Cookie": cookie}), timeout=30) as r:
-        token = re.search(r'"X-CSRFToken": "([^"]+)"', r.read().decode()).group(1)
-        csrf_cookie = re.search(r"csrftoken=([^;]+)", r.headers["Set-Cookie"]).group(1)
+        token = found(r'"X-CSRFToken": "([^"]+)"', r.read().decode())
+        csrf_cookie = found(r"csrftoken=([^;]+)", r.headers["Set-Cookie"])
     request = urllib.request.Request(
         server.url + path,
         data=data,
@@ -80,7 +86,7 @@ def test_an_invitation_sent_on_one_process_reaches_the_header_on_the_other_and_s
         assert status == 200 and "data-invited" in fragment
         frame = header.recv(timeout=10)  # from the other process, through Redis
         assert "<strong>Ana</strong> invites you to a room: Nossa" in frame and 'data-notices-count="1"' in frame
-        invitation = re.search(r'data-invitation="(\d+)"', frame).group(1)
+        invitation = found(r'data-invitation="(\d+)"', frame)
 
         status, headers, _ = post(there, f"/rooms/invitations/{invitation}/join/", bia_cookie, page="/play/")
         assert status == 204 and headers.get("HX-Redirect") == room_page
