@@ -266,6 +266,7 @@ def chat_line_context(line: dict, viewer_id: int, code: str, *, chief_id: int | 
         "mute_url": reverse("rooms:chat_mute", kwargs={"code": code, "user_id": line["author_id"]}) if can_mute else "",
         "id": line["id"],
         "author": line["author"],
+        "profile_url": reverse("accounts:public_profile", args=[line["author"]]),
         "text": str(ChatLine.Phrase(phrase).label) if phrase else line["text"],
         "phrase": bool(phrase),
         "at": line["at"],
@@ -423,6 +424,7 @@ def notices_context(notices: Notices) -> dict:
     return {
         "unread": notices.unread,
         "friend_requests": notices.friend_requests,
+        "price": notices.price,
         "invitations": [
             {
                 "pk": invitation.pk,

@@ -19,7 +19,7 @@ from shop import money
 from shop import selectors as shop_selectors
 from shop.wallet import BLUE_COINS
 
-from .models import ChatLine, ChatMute, Invitation, PlayAgain, Room, RoomSeat
+from .models import ChatLine, ChatMute, Invitation, PlayAgain, Room, RoomSeat, RoomSettings
 
 LOBBY_LIMIT = 50
 
@@ -269,6 +269,7 @@ class Notices:
     invitations: list[Invitation]
     friend_requests: int
     unread: int
+    price: int = 0  # blue coins a seat costs (said on the Join button; read only when there is an invitation)
 
 
 def notices_of(user_id: int) -> Notices:
@@ -277,7 +278,8 @@ def notices_of(user_id: int) -> Notices:
     requests = friends.requests_received(user_id)
     unread = sum(1 for i in invitations if seen is None or i.created_at > seen)
     unread += sum(1 for r in requests if seen is None or r.created_at > seen)
-    return Notices(invitations=invitations, friend_requests=len(requests), unread=unread)
+    price = RoomSettings.current().entry_blue_coins if invitations else 0
+    return Notices(invitations=invitations, friend_requests=len(requests), unread=unread, price=price)
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,7 @@ class SeatFacts:
     has_account: bool  # a signed-in person: their result shows what it paid them
     user_id: int | None = None
     level: int | None = None  # a person with an account's level (issue 33); None for a bot or a guest
+    profile_url: str = ""  # a person with an active account's public profile (issue 33); "" for anyone else
 
 
 def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
@@ -108,6 +109,9 @@ def seat_facts(seats: list[Seat]) -> list[SeatFacts]:
                 has_account=seat.user_id is not None,
                 user_id=seat.user_id,
                 level=level_of_user(user) if user is not None and not seat.is_bot else None,
+                profile_url=reverse("accounts:public_profile", args=[user.username])
+                if user is not None and user.is_active and not seat.is_bot
+                else "",
             )
         )
     return facts
@@ -273,6 +277,7 @@ def seats_context(u: ViewerUpdate) -> dict:
                 "look": {
                     "number": pl["number"],
                     "name": str(YOU_LABEL) if pl["is_me"] else pl["name"],
+                    "profile_url": "" if pl["is_me"] else seats[pl["number"]].profile_url,
                     "initial": (pl["name"][:1] or "?").upper(),
                     "avatar_url": pl["avatar_url"],
                     "is_me": pl["is_me"],

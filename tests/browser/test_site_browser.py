@@ -25,6 +25,8 @@ from games.match.rewards import settle_finished_match
 from games.match.starting import create_match, seat_plans_against_ai
 from games.match.tournaments import start_tournament
 from games.models import Match
+from rooms import invitations
+from rooms import services as room_services
 from shop import purchases, wallet
 from shop.models import Item
 from tests.support.browser import (
@@ -35,6 +37,7 @@ from tests.support.browser import (
     inside_viewport,
     open_page,
 )
+from tests.support.rooms import options as room_options
 
 pytestmark = pytest.mark.browser
 
@@ -74,11 +77,21 @@ def player(transactional_db, stocked_shop, stocked_achievements, make_user):
     wallet.change_balance(user, currency=wallet.COINS, amount=60, reason="tournament_reward")
     wallet.change_balance(user, currency=wallet.GEMS, amount=3, reason="admin_adjustment")
     purchase = purchases.buy(user, Item.objects.get(slug="boina"), idempotency_key=uuid.uuid4().hex)
-    # Someone to be friends with, and someone who asked (issue 33).
-    friends.send_request(make_user("Bruna"), "Rafa")
+    # Someone to be friends with, and someone who asked (issue 33); the friend invites Rafa to her room.
+    bruna = make_user("Bruna")
+    friends.send_request(bruna, "Rafa")
     friends.accept(user, FriendRequest.objects.get(recipient=user).pk)
     friends.send_request(make_user("Caio"), "Rafa")
-    return {"user": user, "active": active, "tournament": tournament, "purchase": purchase, "finished": finished}
+    room = room_services.create_room(bruna, room_options(seats=4), is_private=True, name="Mesa da Bruna", password="x1")
+    invitations.invite(bruna, room.code, name="Rafa")
+    return {
+        "user": user,
+        "active": active,
+        "tournament": tournament,
+        "purchase": purchase,
+        "finished": finished,
+        "room": room,
+    }
 
 
 def pages_of(player) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -102,6 +115,7 @@ def pages_of(player) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("email", "/accounts/email/"),
         ("sign-out", "/accounts/logout/"),
         ("rooms", "/rooms/"),
+        ("room-invited", f"/rooms/r/{player['room'].code}/"),
         ("stats", "/stats/"),
         ("achievements", "/stats/achievements/"),
         ("history", "/play/history/"),
@@ -183,6 +197,26 @@ def test_on_a_phone_the_header_is_one_line_and_its_menu_opens_and_closes(site_se
     expect(page).to_have_url(re.compile(r"/shop/$"))
     balances.click()
     expect(page).to_have_url(re.compile(r"/shop/wallet/$"))
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_bell_shows_what_is_new_and_its_list_opens_on_screen(site_server, browser, player, size):
+    context, page = open_page(browser, site_server, size=size, language="pt-BR", user=player["user"])
+    page.goto(site_server.url + "/play/")
+    count = page.locator("#notices-count")
+    expect(count).to_have_attribute("data-notices-count", "2")  # Bruna's invitation and Caio's request
+    assert inside_viewport(page, page.locator("[data-action=notices]"))
+    assert page.locator("header.topbar").bounding_box()["height"] <= 60  # still one line with the bell
+    page.click("[data-action=notices]")
+    expect(count).to_be_hidden()  # opened: seen
+    for hook in ("[data-action=invitation-join]", "[data-action=invitation-dismiss]", "[data-action=friend-requests]"):
+        assert inside_viewport(page, page.locator(hook)), hook
+    expect(page.locator("[data-invitation]")).to_contain_text("Mesa da Bruna")
+    if SCREENSHOTS_DIR:
+        page.screenshot(path=f"{SCREENSHOTS_DIR}/notices-open-{size}.png")
+    page.keyboard.press("Escape")
+    expect(page.locator("[data-invitation]")).to_be_hidden()
     context.close()
 
 

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts import friends
 from accounts.services import export_personal_data
-from rooms import chat, services
+from rooms import chat, rendering, selectors, services
 from rooms.admin import ChatLineAdmin
 from rooms.chat import ChatRefused
 from rooms.consumers import CLOSE_NOT_IN_ROOM
@@ -37,6 +37,15 @@ def htmx_client(user) -> Client:
     client = Client(HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
     client.force_login(user)
     return client
+
+
+@pytest.mark.django_db
+def test_each_authors_name_opens_their_profile_in_a_new_tab(table):
+    room, ana, bia, _caio = table
+    line = chat.say(bia, room, text="boa sorte")
+    context = rendering.chat_line_context(selectors.chat_line_payload(line), ana.pk, room.code)
+    frame = rendering.render_chat_lines([context], append=True)
+    assert f'<a href="{reverse("accounts:public_profile", args=["Bia"])}" target="_blank" rel="noopener"' in frame
 
 
 # --- what may be said ----------------------------------------------------------------------------
