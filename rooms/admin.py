@@ -2,8 +2,10 @@ from django.contrib import admin, messages
 from django.db.models import Count
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin import ReadOnlySocialAdmin
+
 from . import chat
-from .models import AnnulmentVote, ChatLine, ChatReport, Room, RoomSeat, RoomSettings
+from .models import AnnulmentVote, ChatLine, ChatReport, Invitation, Room, RoomSeat, RoomSettings
 
 
 class RoomSeatInline(admin.TabularInline):
@@ -135,3 +137,12 @@ class AnnulmentVoteAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return request.method in ("GET", "HEAD") and super().has_change_permission(request, obj)
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlySocialAdmin):
+    """Invitations are the chief's and their friend's: staff may look (and delete), never send one."""
+
+    list_display = ("sender", "recipient", "room", "created_at", "dismissed_at")
+    search_fields = ("sender__username", "recipient__username", "room__code", "room__name")
+    list_select_related = ("sender", "recipient", "room")

@@ -233,3 +233,13 @@ def test_presence_is_stamped_at_most_once_a_minute(private_room):
     assert ana.profile.last_seen_at == now
     assert notices.is_online(ana.profile, now=now + timedelta(seconds=notices.ONLINE_WINDOW_S - 1))
     assert not notices.is_online(ana.profile, now=now + timedelta(seconds=notices.ONLINE_WINDOW_S + 1))
+
+
+def test_staff_see_invitations_read_only(admin_client, private_room):
+    room, ana, _bia, _caio = private_room
+    invitation = invitations.invite(ana, room.code, name="Bia")
+    page = admin_client.get(reverse("admin:rooms_invitation_changelist"))
+    assert page.status_code == 200 and "Bia" in page.content.decode()
+    assert admin_client.get(reverse("admin:rooms_invitation_add")).status_code == 403
+    admin_client.post(reverse("admin:rooms_invitation_change", args=[invitation.pk]), {"dismissed_at_0": "2026-01-01"})
+    assert Invitation.objects.get().dismissed_at is None
