@@ -60,6 +60,11 @@ def options_summary(room: Room) -> list[str]:
     return [str(w) for w in words]
 
 
+def _profile_url(person) -> str:
+    """A person's public profile ("" for a deleted account, which has none)."""
+    return reverse("accounts:public_profile", args=[person.username]) if person is not None else ""
+
+
 def options_context(room: Room, viewer, *, changeable: bool, now=None) -> dict:
     """`_room_options.html`: the options in words, the icon ("being changed" while the chief has the
     panel open), and for the chief the panel itself (open) or its button (closed)."""
@@ -101,6 +106,7 @@ def lobby_rooms_context(
                 "code": room.code,
                 "summary": options_summary(room),
                 "chief_name": room.chief.username if room.chief else _("deleted player"),
+                "chief_url": _profile_url(room.chief),
                 "watching": room.watching,  # type: ignore[attr-defined]  # annotated by selectors.watchable_rooms
                 "url": reverse("games:table", kwargs={"public_id": cast(Match, room.match).public_id}),
             }
@@ -112,6 +118,7 @@ def lobby_rooms_context(
                 "code": room.code,
                 "summary": options_summary(room),
                 "chief_name": room.chief.username if room.chief else _("deleted player"),
+                "chief_url": _profile_url(room.chief),
                 "chief_avatar": room.chief.profile.avatar_url if room.chief else "",
                 "taken": room.taken,  # type: ignore[attr-defined]  # annotated by the lobby's query
                 "seats": room.seats,

@@ -1,6 +1,7 @@
-"""Names link to the player's profile on the felt too (issue 33 item 4): another person's name opens their profile
-in a new tab, so the match goes on; your own seat, the AI and a disabled account link nowhere. (The chat's
-authors: tests/rooms/test_room_chat.py.)"""
+"""Names link to the player's profile on the felt and in the replay too (issue 33 item 4): on the felt another
+person's name opens their profile in a new tab, so the match goes on; your own seat, the AI and a disabled account
+link nowhere. (The chat's authors: tests/rooms/test_room_chat.py; the lobby's and the room page's chief:
+tests/rooms/test_room_pages.py.)"""
 
 import re
 
@@ -10,7 +11,7 @@ from django.utils import translation
 
 from games import engine
 from games.match.starting import create_match, seat_plans_against_ai
-from tests.support.matches import make_table, pushed_fragments
+from tests.support.matches import make_table, pushed_fragments, win_match_for
 
 pytestmark = pytest.mark.django_db
 
@@ -35,3 +36,16 @@ def test_the_ai_seat_links_nowhere(user):
     match = create_match(rules=rules, seats=seat_plans_against_ai(rules, "easy", user=user), bot_level="easy", seed=5)
     with translation.override("en"):
         assert profile_links(pushed_fragments(match, 0)["seats"]) == []
+
+
+def test_the_replay_names_the_people_with_links_and_the_ai_without(client, user):
+    rules = engine.RuleSet(variant="paulista", seats=2)
+    match = create_match(rules=rules, seats=seat_plans_against_ai(rules, "easy", user=user), bot_level="easy", seed=5)
+    win_match_for(match, 0)
+    client.force_login(user)
+    html = client.get(reverse("games:replay", args=[match.public_id])).content.decode()
+    who = html.split('class="replay-who">')[1].split("</p>")[0]
+    assert re.findall(r'<a href="([^"]+)" data-profile-link>', who) == [
+        reverse("accounts:public_profile", args=[user.username])
+    ]
+    assert " · " in who  # the AI is named too, without a link

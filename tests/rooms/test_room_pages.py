@@ -281,3 +281,12 @@ def test_the_waiting_room_shows_each_persons_level_and_links_their_name_to_their
     assert 'data-level="1"' in seats["Ana"].split("</li>")[0]  # no counted match yet
     profile = reverse("accounts:public_profile", args=[bia.username])
     assert f'href="{profile}" data-profile-link' in seats["Bia"]  # the name leads to the profile
+
+
+def test_the_chiefs_name_links_to_their_profile_in_the_lobby_and_on_the_room_page(client, person):
+    ana, bia = person("Ana"), person("Bia")
+    room = services.create_room(ana, options(seats=4))
+    client.force_login(bia)
+    profile = reverse("accounts:public_profile", args=["Ana"])
+    assert f'<a href="{profile}">Ana</a>' in client.get(reverse("rooms:lobby")).content.decode()
+    assert f'<a href="{profile}">Ana</a>' in client.get(reverse("rooms:room", args=[room.code])).content.decode()
