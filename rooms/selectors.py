@@ -12,7 +12,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts import friends
-from accounts.models import Profile
+from accounts.models import Block, Profile
 from games.models import Match
 from games.selectors import spectators_fresh_for
 from shop import money
@@ -254,7 +254,7 @@ def pending_invitations(user_id: int) -> list[Invitation]:
     it, they did not dismiss it, and its sender is nobody they blocked (nothing of theirs reaches them)."""
     return list(
         Invitation.objects.filter(recipient_id=user_id, dismissed_at__isnull=True, room__status=Room.Status.WAITING)
-        .exclude(sender_id__in=friends.blocked_by(user_id))
+        .exclude(sender_id__in=Block.objects.filter(blocker_id=user_id).values("blocked_id"))
         .exclude(room__in=RoomSeat.objects.filter(user_id=user_id, left_at__isnull=True).values("room"))
         .select_related("room", "sender__profile")
         .order_by("-created_at", "-pk")
