@@ -47,9 +47,14 @@ class FriendRefused(Exception):
         self.code, self.message = code, message
 
 
+def find_person(name: str) -> User | None:
+    """An active account by its display name, as people type it (any case, spaces around); None otherwise,
+    deleted or disabled alike."""
+    return User.objects.filter(username__iexact=str(name or "").strip()[:150], is_active=True).first()
+
+
 def _person(name: str) -> User:
-    """An active account by its display name (any case); FriendRefused otherwise, deleted or disabled alike."""
-    person = User.objects.filter(username__iexact=str(name or "").strip()[:150], is_active=True).first()
+    person = find_person(name)
     if person is None:
         raise FriendRefused("not_found", _("There is no player with that name."))
     return person

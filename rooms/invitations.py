@@ -13,7 +13,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -39,7 +38,7 @@ def invite(chief: User, code: str, *, name: str) -> Invitation:
             raise RoomRefused("room_not_waiting", _("This room is not waiting for players any more."))
         if room.chief_id != chief.pk:
             raise RoomRefused("not_chief", _("Only the room's chief invites people to it."))
-        person = get_user_model().objects.filter(username__iexact=str(name or "").strip()[:150], is_active=True).first()
+        person = friends.find_person(name)
         if person is None or person.pk == chief.pk or not friends.are_friends(chief.pk, person.pk):
             raise RoomRefused("not_a_friend", _("You can invite only your friends."))
         if room.room_seats.filter(user=person, left_at__isnull=True).exists():

@@ -298,10 +298,3 @@ def invitable_friends(room: Room, chief) -> list[Invitable]:
     return [
         Invitable(name, "seated" if pk in seated else "invited" if pk in invited else "invite") for pk, name in names
     ]
-
-
-def invitation_room_code(user, invitation_id) -> str:
-    """The code of the room of this person's invitation ("" for a forged or someone else's id)."""
-    number = invitation_id if isinstance(invitation_id, int) and 0 < invitation_id < 2**31 else 0
-    mine = Invitation.objects.filter(pk=number, recipient_id=getattr(user, "pk", None))
-    return mine.values_list("room__code", flat=True).first() or ""

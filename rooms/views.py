@@ -541,9 +541,10 @@ def invitation_accept(request, invitation_id: int):
     try:
         room = invitations.accept(request.user, invitation_id, ip=client_ip(request))
     except RoomRefused as refusal:
+        # Whatever stopped it (the room started, no blue coins, a forged id), the lobby says so and offers
+        # other rooms.
         messages.error(request, refusal_text(refusal))
-        room_code = selectors.invitation_room_code(request.user, invitation_id)
-        return go(request, reverse("rooms:room", kwargs={"code": room_code}) if room_code else reverse("rooms:lobby"))
+        return go(request, reverse("rooms:lobby"))
     return go(request, reverse("rooms:room", kwargs={"code": room.code}))
 
 
