@@ -300,3 +300,35 @@ class DealtCards(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id} hand {self.hand_number} seat {self.seat}"
+
+
+class MatchAnalysis(models.Model):
+    """The engine's review of one seat's decisions in a finished match (issue 34), asked for by the person
+    who played the seat and computed once: off the table's event loop, in the analysis worker
+    (`games.table.analysing`), decision by decision so the page shows its progress. `decisions` holds,
+    per decision, the move, the choice, every legal action's estimate (`engine.analysis.Decision`) and the
+    words the page needs; it names only cards that seat held or saw."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="analyses")
+    seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
+    done = models.PositiveIntegerField(default=0)  # decisions estimated so far
+    total = models.PositiveIntegerField(default=0)  # decisions to estimate
+    worlds = models.PositiveIntegerField(default=0)  # sampled worlds per decision
+    decisions = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)  # a running row not touched for long was orphaned
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match analysis")
+        verbose_name_plural = _("match analyses")
+        constraints = [models.UniqueConstraint(fields=["match", "seat"], name="games_one_analysis_per_seat")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id} seat {self.seat}: {self.status}"

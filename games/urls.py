@@ -10,5 +10,6 @@ urlpatterns = [
     path("history/", views.history, name="history"),
     path("m/<public_id:public_id>/leave/", views.leave, name="leave"),
     path("m/<public_id:public_id>/replay/", views.replay, name="replay"),
+    path("m/<public_id:public_id>/analysis/", views.analysis, name="analysis"),
     path("tournament/<public_id:public_id>/", views.tournament, name="tournament"),
 ]

@@ -21,9 +21,9 @@ from games.match.presence import LeaveRefused, leave_match
 from games.match.spectators import may_watch
 from games.match.starting import create_match, seat_plans_against_ai
 from games.match.tournaments import start_tournament
-from games.models import Match, Tournament
+from games.models import Match, MatchAnalysis, Tournament
 from games.seating import guest_tokens, remember_guest_seat, seat_for
-from games.table import rendering
+from games.table import analysing, analysis_page, rendering
 from games.table.publishing import publish_after_commit
 from games.table.replay import finished_match_steps, replay_moves, replay_step_number
 from shop.selectors import equipped_deck
@@ -160,3 +160,23 @@ def replay(request, public_id: str):
     }
     partial = request.headers.get("HX-Request") == "true"
     return render(request, "games/_replay_board.html" if partial else "games/replay.html", context)
+
+
+@require_http_methods(["GET", "POST"])
+def analysis(request, public_id: str):
+    """The engine's review of my decisions in a finished match (issue 34), for the people who sat at it (404
+    for anyone else): a POST asks for it (computed once per match and seat, off the table's loop); the page
+    shows its progress live (`AnalysisConsumer`), then the summary and every decision."""
+    match = get_object_or_404(Match, public_id=public_id)
+    seat = seat_for(match, request.user, request.session)
+    if seat is None:
+        raise Http404(_("This is not your match."))
+    if match.status != Match.Status.FINISHED or match.start_state is None:
+        # Said plainly, with the way back (an unfinished match, or one stored before its actions were kept).
+        return render(request, "games/analysis.html", {"match": match, "not_available": True}, status=404)
+    if request.method == "POST":
+        analysing.request(match, seat.number)
+        return redirect("games:analysis", public_id=public_id)
+    row = MatchAnalysis.objects.filter(match=match, seat=seat.number).first()
+    context = {"match": match, "region": analysis_page.analysis_context(row, public_id)}
+    return render(request, "games/analysis.html", context)

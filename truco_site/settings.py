@@ -202,6 +202,9 @@ GAMES_TIMER_RUNNERS = int(os.environ.get("GAMES_TIMER_RUNNERS", "1"))
 # GAMES_SEARCH_PROCESSES processes (0: in the threads too; docs/performance.md measures both).
 GAMES_BOT_THREADS = int(os.environ.get("GAMES_BOT_THREADS", "4"))
 GAMES_SEARCH_PROCESSES = int(os.environ.get("GAMES_SEARCH_PROCESSES", "1"))
+# A post-match analysis (issue 34) is estimated in this many processes of its own, niced below the tables
+# (0: in the analysis thread itself; games/table/analysing.py).
+GAMES_ANALYSIS_PROCESSES = int(os.environ.get("GAMES_ANALYSIS_PROCESSES", "1"))
 SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
 SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
 # Limits per player (docs/decisions.md, "Holding up under abuse and faults"): matches in progress per

@@ -20,13 +20,15 @@ The numbers are docs/engine.md's ("Post-match analysis"). Deterministic for a gi
 from __future__ import annotations
 
 import math
+import os
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any
 
 from .bots.search import Search, SearchBudget, _play_out
 from .match import apply, legal_actions
-from .state import Action, ActionDict, MatchState
+from .state import Action, ActionDict, MatchState, from_json
 from .view import seat_view
 
 WORLDS = 192  # sampled worlds per decision (every action is played out in each): a 4-seat match in ~2 s
@@ -154,6 +156,23 @@ def analyse(
 
 def accuracy(decisions: Sequence[Decision]) -> float:
     """The share of the decisions marked good, in percent (100 for a match with no decision to make)."""
-    if not decisions:
+    return accuracy_of_marks([d.mark for d in decisions])
+
+
+def accuracy_of_marks(marks: Sequence[str]) -> float:
+    if not marks:
         return 100.0
-    return 100.0 * sum(1 for d in decisions if d.mark == "good") / len(decisions)
+    return 100.0 * sum(1 for mark in marks if mark == "good") / len(marks)
+
+
+def judge_json(
+    state: dict[str, Any], seat: int, chosen: ActionDict, worlds: int, seed: str, move: int
+) -> dict[str, Any]:
+    """`judge` on plain data, for a worker process: the state as `to_json` gives it, the decision as a dict."""
+    decision = judge(from_json(state), seat, Action.from_dict(chosen), random.Random(seed), worlds=worlds, move=move)
+    return asdict(decision)
+
+
+def lower_priority() -> None:
+    """A worker process's initializer: analyses run niced, so a live table's bots and sockets come first."""
+    os.nice(10)

@@ -35,14 +35,15 @@ from channels.layers import get_channel_layer
 from channels.utils import await_many_dispatch
 from django.conf import settings
 from django.db import DatabaseError
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import selectors
 from games.match import moves, presence, signals, spectators
-from games.models import Match
+from games.models import Match, MatchAnalysis
 from games.seating import seat_for
-from games.table import db, rendering, timers
+from games.table import analysing, analysis_page, db, rendering, timers
 from games.table.publishing import (
     LAYER_TIMEOUT_S,
     TableUpdate,
@@ -482,3 +483,45 @@ def language_of(scope) -> str:
         except LookupError:
             continue
     return settings.LANGUAGE_CODE
+
+
+class AnalysisConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
+    """A match analysis page's socket (issue 34), for the person who played the seat: the region again each
+    time the analysis worker says it moved on (`analysing.analysis_group`), so the progress bar fills and
+    the review appears when it is done. Anyone else is closed at once (4403). Push-only."""
+
+    group: str | None = None
+
+    async def connect(self):
+        self.language = language_of(self.scope)
+        self.public_id = self.scope["url_route"]["kwargs"]["public_id"]
+        found = await db.read(self._find)()
+        await self.accept()
+        if found is None:
+            await self.close(code=CLOSE_NOT_YOURS)
+            return
+        self.match_pk, self.seat = found
+        self.group = analysing.analysis_group(self.match_pk, self.seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.send(await db.read(self._render)())
+
+    def _find(self) -> tuple[int, int] | None:
+        match = Match.objects.filter(public_id=self.public_id, status=Match.Status.FINISHED).first()
+        seat = seat_for(match, self.scope.get("user"), self.scope.get("session")) if match else None
+        return None if match is None or seat is None else (match.pk, seat.number)
+
+    async def disconnect(self, code):
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        pass  # the page asks for an analysis with a form; nothing is read from this socket
+
+    async def analysis_progress(self, event):
+        await self.send(await db.read(self._render)())
+
+    def _render(self) -> str:
+        row = MatchAnalysis.objects.filter(match_id=self.match_pk, seat=self.seat).first()
+        with translation.override(self.language):
+            context = analysis_page.analysis_context(row, self.public_id)
+            return render_to_string("games/_analysis.html", {**context, "oob": True})

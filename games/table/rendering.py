@@ -496,6 +496,10 @@ def status_context(u: ViewerUpdate) -> dict:
         "replay_url": reverse("games:replay", args=[u.table.public_id])
         if result and me is not None and u.table.public_id and view["match_over"] and not abandoned
         else "",
+        # And the engine's review of the viewer's decisions there (issue 34), asked for from its page.
+        "analysis_url": reverse("games:analysis", args=[u.table.public_id])
+        if result and me is not None and u.table.public_id and view["match_over"] and not abandoned
+        else "",
         "tournament_url": _tournament_url(u.table.tournament_public_id),
         # "Robot playing for NAME" (seed 002): the others see who stands in for whom; the viewer who left
         # is told their seat is the robot's now.

@@ -120,6 +120,7 @@ def pages_of(player) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("achievements", "/stats/achievements/"),
         ("history", "/play/history/"),
         ("replay", f"/play/m/{player['finished'].public_id}/replay/"),
+        ("analysis", f"/play/m/{player['finished'].public_id}/analysis/"),
         ("leaderboards", "/leaderboards/"),
         ("privacy", "/privacy/"),
     ]

@@ -1,0 +1,160 @@
+"""Running a post-match analysis (issue 34) off the table's event loop, once per match and seat.
+
+`request` finds or starts the seat's `MatchAnalysis`. The work runs in this process's analysis thread
+(one: analyses queue, so they never take more than one core from the tables), which plays the match
+again from its stored actions, then has each of the seat's decisions estimated (`engine.analysis`) in the
+analysis worker process (`GAMES_ANALYSIS_PROCESSES`, 1; niced, so a live table's bots and sockets come
+first), one decision at a time: after each the row is saved and the page's socket is told
+(`analysis_group`), which draws the progress bar. A row left "running" by a process that died (not touched
+for `STALE_S`) starts again when asked for; a failed one too.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from datetime import timedelta
+from typing import Any, cast
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connections, transaction
+from django.utils import timezone
+
+from games import engine
+from games.engine.analysis import WORLDS, judge_json, lower_priority
+from games.models import Match, MatchAnalysis, MatchEvent
+from games.table.replay_page import event_sentence
+
+log = logging.getLogger(__name__)
+
+STALE_S = 120  # a running analysis saves after every decision (well under a second each)
+_runner: ThreadPoolExecutor | None = None
+_workers: ProcessPoolExecutor | None = None
+
+
+def analysis_group(match_pk: int, seat: int) -> str:
+    return f"analysis.{match_pk}.{seat}"
+
+
+def request(match: Match, seat: int) -> MatchAnalysis:
+    """This seat's analysis of this finished match: the one kept, or a new one started (after the commit)."""
+    now = timezone.now()
+    with transaction.atomic():
+        row, created = MatchAnalysis.objects.select_for_update().get_or_create(match=match, seat=seat)
+        stale = row.status == MatchAnalysis.Status.RUNNING and row.updated_at < now - timedelta(seconds=STALE_S)
+        again = not created and (row.status == MatchAnalysis.Status.FAILED or stale)
+        if again:
+            row.status, row.done, row.total, row.decisions = MatchAnalysis.Status.RUNNING, 0, 0, []
+            row.save(update_fields=["status", "done", "total", "decisions", "updated_at"])
+        if created or again:
+            transaction.on_commit(lambda: start(row.pk))
+    return row
+
+
+def start(row_pk: int) -> None:
+    global _runner
+    if _runner is None:
+        _runner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="analysis")
+    _runner.submit(_run_logged, row_pk)
+
+
+def _run_logged(row_pk: int) -> None:
+    try:
+        run(row_pk)
+    except Exception:
+        log.exception("analysis %s failed", row_pk)
+        MatchAnalysis.objects.filter(pk=row_pk).update(status=MatchAnalysis.Status.FAILED, updated_at=timezone.now())
+        _tell(row_pk)
+    finally:
+        connections.close_all()  # this thread lives on: give its connection back between analyses
+
+
+def run(row_pk: int) -> None:
+    """Estimate every decision of the row's seat, saving and telling the page after each."""
+    row = MatchAnalysis.objects.select_related("match").get(pk=row_pk)
+    match = row.match
+    spots = _decisions_of(match, row.seat)
+    row.total, row.worlds = len(spots), WORLDS
+    row.save(update_fields=["total", "worlds", "updated_at"])
+    _tell(row_pk)
+    pool = _worker_pool()
+    decisions: list[dict] = []
+    for spot in spots:
+        args = (spot["state"], row.seat, spot["chosen"], WORLDS, f"{match.public_id}:{spot['move']}", spot["move"])
+        found = pool.submit(judge_json, *args).result() if pool is not None else judge_json(*args)
+        decisions.append({**found, "step": spot["step"], "call": spot["call"], "eleven": spot["eleven"]})
+        MatchAnalysis.objects.filter(pk=row_pk).update(
+            done=len(decisions), decisions=decisions, updated_at=timezone.now()
+        )
+        _tell(row_pk)
+    MatchAnalysis.objects.filter(pk=row_pk).update(
+        status=MatchAnalysis.Status.DONE, finished_at=timezone.now(), updated_at=timezone.now()
+    )
+    _tell(row_pk)
+
+
+def _decisions_of(match: Match, seat: int) -> list[dict[str, Any]]:
+    """The seat's decisions (more than one legal action) in the match played again from its stored actions:
+    the state before each (as JSON, for the worker), the action chosen, the replay step that tells the move,
+    and what the page needs to say the actions (the raise's call, a hand of eleven or ten being decided)."""
+    state = engine.from_json(cast(dict, match.start_state))
+    rows = MatchEvent.objects.filter(match=match).order_by("id").values_list("seat", "data", "action")
+    spots, step, move = [], 0, -1
+    for actor, event, action in rows:
+        if action is not None:
+            move += 1
+            actor = cast(int, actor)
+            chosen = engine.Action.from_dict(action)
+            if actor == seat and len(engine.legal_actions(state, actor)) > 1:
+                view = engine.seat_view(state, seat)
+                eleven = view["hand_of_eleven"]
+                spots.append(
+                    {
+                        "move": move,
+                        "state": engine.to_json(state),
+                        "chosen": chosen.to_dict(),
+                        "step": step + 1,  # the move's first told event is the next step
+                        "call": view["next_raise"]["name"] if view["next_raise"] else "",
+                        "eleven": bool(eleven and eleven["deciding_side"] is not None),
+                    }
+                )
+            state, _ = engine.apply(state, actor, chosen)
+        if event_sentence(event, {}, {}) is not None:
+            step += 1
+    return spots
+
+
+def _worker_pool() -> Executor | None:
+    """The analysis worker process (None: estimate in the analysis thread itself, GAMES_ANALYSIS_PROCESSES=0)."""
+    global _workers
+    if getattr(settings, "GAMES_ANALYSIS_PROCESSES", 1) <= 0:
+        return None
+    if _workers is None:
+        # forkserver: the child inherits no event loop, socket or thread of the server's.
+        context = multiprocessing.get_context("forkserver")
+        # The initializer is the engine's: the child imports no Django (an analysis may wait, a move may not).
+        _workers = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=lower_priority)
+    return _workers
+
+
+def _tell(row_pk: int) -> None:
+    row = MatchAnalysis.objects.filter(pk=row_pk).values("match_id", "seat").first()
+    layer = get_channel_layer()
+    if row is None or layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(analysis_group(row["match_id"], row["seat"]), {"type": "analysis.progress"})
+    except Exception:  # the page reads the row again when it loads
+        log.exception("could not tell analysis %s's page", row_pk)
+
+
+def shutdown() -> None:
+    """Drop the pools (tests)."""
+    global _runner, _workers
+    for pool in (_runner, _workers):
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    _runner = _workers = None

@@ -1,0 +1,97 @@
+"""What the analysis page shows (issue 34): the progress while it runs, then the summary and each decision.
+
+One context function for the one region the page and its socket draw (`_analysis.html`). Words only: the
+numbers are the engine's (`engine.analysis`), stored in the `MatchAnalysis` row.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.engine.analysis import accuracy_of_marks
+from games.models import MatchAnalysis
+from games.table.presentation import RAISE_CALLS, card_face
+
+MARK_WORDS = {
+    "good": gettext_lazy("good"),
+    "inaccuracy": gettext_lazy("inaccuracy"),
+    "mistake": gettext_lazy("mistake"),
+    "blunder": gettext_lazy("blunder"),
+}
+COSTLIEST = 3
+
+
+def action_words(action: dict, *, call: str, eleven: bool) -> str:
+    """An action in words: "Play the 4 of clubs", "Truco!", "Accept", "Play the hand of eleven"…"""
+    kind = action.get("do")
+    if kind == "play":
+        face = card_face(action.get("card"))
+        label = face["label"] if face else ""
+        if action.get("hidden"):
+            beneath = card_face(action["hidden"])
+            return _("Play %(card)s with %(hidden)s face down beneath") % {
+                "card": label,
+                "hidden": beneath["label"] if beneath else "",
+            }
+        if action.get("face_down"):
+            return _("Play %(card)s face down") % {"card": label}
+        return _("Play %(card)s") % {"card": label}
+    if kind == "raise":
+        return RAISE_CALLS.get(call) or _("Raise")
+    if kind == "accept":
+        return _("Play the hand") if eleven else _("Accept")
+    if kind == "run":
+        return _("Refuse the hand") if eleven else _("Run")
+    return str(kind)
+
+
+def analysis_context(row: MatchAnalysis | None, public_id: str) -> dict:
+    """`_analysis.html`: nothing asked yet (the button), the progress, a failure, or the whole review."""
+    if row is None:
+        return {"state": "none", "public_id": public_id}
+    if row.status == MatchAnalysis.Status.FAILED:
+        return {"state": "failed", "public_id": public_id}
+    if row.status == MatchAnalysis.Status.RUNNING:
+        percent = round(100 * row.done / row.total) if row.total else 0
+        return {"state": "running", "public_id": public_id, "done": row.done, "total": row.total, "percent": percent}
+    replay = reverse("games:replay", kwargs={"public_id": public_id})
+    decisions = [_decision(d, replay) for d in row.decisions]
+    counts = {mark: sum(1 for d in decisions if d["mark"] == mark) for mark in MARK_WORDS}
+    costly = sorted((d for d in decisions if d["mark"] != "good"), key=lambda d: -d["loss_pct"])[:COSTLIEST]
+    return {
+        "state": "done",
+        "public_id": public_id,
+        "accuracy": round(accuracy_of_marks([d["mark"] for d in decisions])),
+        "counts": [(mark, MARK_WORDS[mark], counts[mark]) for mark in MARK_WORDS],
+        "costliest": costly,
+        "decisions": decisions,
+        "worlds": row.worlds,
+    }
+
+
+def _decision(stored: dict, replay: str) -> dict:
+    call, eleven = stored.get("call", ""), stored.get("eleven", False)
+    estimates = [
+        {
+            "words": action_words(e["action"], call=call, eleven=eleven),
+            "win_pct": round(100 * e["win"]),
+            "margin_pct": round(100 * e["win_half_width"]),
+            "points": round(e["points"], 1),
+            "chosen": e["action"] == stored["chosen"],
+            "best": i == 0,
+        }
+        for i, e in enumerate(stored["estimates"])
+    ]
+    return {
+        "hand": stored["hand_number"],
+        "chosen": action_words(stored["chosen"], call=call, eleven=eleven),
+        "best": estimates[0]["words"],
+        "mark": stored["mark"],
+        "mark_words": MARK_WORDS[stored["mark"]],
+        "loss_pct": round(100 * stored["loss"], 1),
+        "estimates": estimates,
+        "replay_url": f"{replay}?step={stored['step']}",
+        "worlds": stored["worlds"],
+    }
