@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 XDIST ?= 2
 
 .DEFAULT_GOAL := help
-.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest loadtest-rooms bench-render bench-move bench-replay bench-layer rebuild-stats seed-leaderboards bench-leaderboards clean
+.PHONY: help venv install setup run lint format test test-fast test-browser check-deploy messages screenshots bench arena loadtest loadtest-rooms bench-render bench-move bench-replay bench-layer bench-analysis rebuild-stats seed-leaderboards bench-leaderboards clean
 
 help: ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -99,6 +99,10 @@ bench-render: venv ## [SEATS=4] what a table socket spends per update: database 
 
 bench-move: venv ## [SEATS=4] the server's CPU per move of a room of people, in parts: the move's transaction, the publish, every seat's push
 	$(PY) manage.py bench_move --seats $(SEATS)
+
+ANALYSED ?= 8
+bench-analysis: venv ## [ANALYSED=8] post-match analysis time per match (p50/p95/max, wall and CPU) at 2 and 4 seats, both variants
+	$(PY) -m games.engine.analysis_bench --matches $(ANALYSED)
 
 rebuild-stats: venv ## recompute every player's statistics from the stored matches, the leaderboards' totals, and award achievements already reached
 	$(PY) manage.py rebuild_stats --rank-points --award
