@@ -42,8 +42,8 @@ def inline(monkeypatch, settings):
 def my_choices(match, seat):
     state = engine.from_json(match.start_state)
     count = 0
-    for actor, action in MatchEvent.objects.filter(match=match, action__isnull=False).order_by("id").values_list(
-        "seat", "action"
+    for actor, action in (
+        MatchEvent.objects.filter(match=match, action__isnull=False).order_by("id").values_list("seat", "action")
     ):
         if actor == seat and len(engine.legal_actions(state, actor)) > 1:
             count += 1
