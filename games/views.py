@@ -157,6 +157,10 @@ def replay(request, public_id: str):
         "go": replay_moves([s.board.hand_number for s in steps], number),
         "board": board,
         "board_face": deck["face_style"],
+        # My decision told at this step, if I had the match analysed, and the way to my other mistakes.
+        "review": analysis_page.replay_marks(
+            MatchAnalysis.objects.filter(match=match, seat=seat.number).first(), match.public_id, number
+        ),
     }
     partial = request.headers.get("HX-Request") == "true"
     return render(request, "games/_replay_board.html" if partial else "games/replay.html", context)

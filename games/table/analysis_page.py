@@ -95,3 +95,20 @@ def _decision(stored: dict, replay: str) -> dict:
         "replay_url": f"{replay}?step={stored['step']}",
         "worlds": stored["worlds"],
     }
+
+
+def replay_marks(row: MatchAnalysis | None, public_id: str, at: int) -> dict:
+    """What the replay board shows of a done analysis at step `at` (issue 34 item 4): the decision told at
+    that step (its mark, the choice, every action's estimate), and the steps of the previous and next of my
+    decisions not marked good (the up and down arrow keys)."""
+    if row is None or row.status != MatchAnalysis.Status.DONE:
+        return {"analysed": False, "decision": None, "prev_mistake": None, "next_mistake": None}
+    replay = reverse("games:replay", kwargs={"public_id": public_id})
+    by_step = {d["step"]: d for d in row.decisions}
+    mistakes = sorted(d["step"] for d in row.decisions if d["mark"] != "good")
+    return {
+        "analysed": True,
+        "decision": _decision(by_step[at], replay) if at in by_step else None,
+        "prev_mistake": next((s for s in reversed(mistakes) if s < at), None),
+        "next_mistake": next((s for s in mistakes if s > at), None),
+    }

@@ -145,3 +145,26 @@ async def test_someone_elses_analysis_socket_is_closed(user, make_user):
     stranger = await sync_to_async(make_user)("Stranger")
     page = await open_socket(f"/ws/match/{match.public_id}/analysis/", stranger)
     assert (await page.receive_output(timeout=5))["code"] == CLOSE_NOT_YOURS
+
+
+@pytest.mark.django_db
+def test_the_replay_shows_my_decision_at_its_step_and_links_my_mistakes(
+    client, user, inline, django_capture_on_commit_callbacks
+):
+    match = finished_match(user)
+    client.force_login(user)
+    replay = reverse("games:replay", args=[match.public_id])
+    html = client.get(replay, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "data-replay-decision" not in html and 'data-action="analysis"' in html  # not analysed yet: offered
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("games:analysis", args=[match.public_id]))
+    decisions = MatchAnalysis.objects.get(match=match).decisions
+    first = decisions[0]
+    html = client.get(f"{replay}?step={first['step']}", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f'data-replay-decision="{first["mark"]}"' in html and "Up and down jump between your mistakes." in html
+    mistakes = sorted(d["step"] for d in decisions if d["mark"] != "good")
+    assert mistakes  # the test bot raises whenever it may: some of that is always marked
+    html = client.get(f"{replay}?step=1", HTTP_ACCEPT_LANGUAGE="en", HTTP_HX_REQUEST="true").content.decode()
+    assert f'?step={mistakes[0]}" data-replay-go="next-mistake"' in html
+    html = client.get(f"{replay}?step={mistakes[-1] + 1}", HTTP_HX_REQUEST="true").content.decode()
+    assert f'?step={mistakes[-1]}" data-replay-go="prev-mistake"' in html and "next-mistake" not in html
