@@ -181,6 +181,6 @@ def analysis(request, public_id: str):
     if request.method == "POST":
         analysing.request(match, seat.number)
         return redirect("games:analysis", public_id=public_id)
-    row = MatchAnalysis.objects.filter(match=match, seat=seat.number).first()
-    context = {"match": match, "region": analysis_page.analysis_context(row, public_id)}
+    row, others = analysing.analyses_for(match, seat.number)
+    context = {"match": match, "region": analysis_page.analysis_context(row, public_id, others)}
     return render(request, "games/analysis.html", context)

@@ -39,8 +39,32 @@ def analysis_group(match_pk: int, seat: int) -> str:
     return f"analysis.{match_pk}.{seat}"
 
 
+def seats_shown_with(match: Match, seat: int) -> list[int]:
+    """The other seats whose summary this seat's page shows (issue 34 item 3): its partners, and at two seats
+    the opponent (the match is over when it is analysed)."""
+    rules = engine.RuleSet.from_dict(match.rules)
+    side = engine.side_of(rules, seat)
+    others = [s for s in range(rules.seats) if s != seat]
+    return others if rules.seats == 2 else [s for s in others if engine.side_of(rules, s) == side]
+
+
+def analyses_for(match: Match, seat: int) -> tuple[MatchAnalysis | None, list[tuple[str, MatchAnalysis | None]]]:
+    """What this seat's page draws: its own analysis, and (name, analysis) of each seat it summarises."""
+    rows = {row.seat: row for row in MatchAnalysis.objects.filter(match=match)}
+    names = dict(match.seats.values_list("number", "display_name"))
+    return rows.get(seat), [(names.get(s) or "", rows.get(s)) for s in seats_shown_with(match, seat)]
+
+
 def request(match: Match, seat: int) -> MatchAnalysis:
-    """This seat's analysis of this finished match: the one kept, or a new one started (after the commit)."""
+    """This seat's analysis of this finished match (the one kept, or a new one started after the commit), and
+    the analyses of the seats its page summarises (after it, in the same queue)."""
+    row = _request_one(match, seat)
+    for other in seats_shown_with(match, seat):
+        _request_one(match, other)
+    return row
+
+
+def _request_one(match: Match, seat: int) -> MatchAnalysis:
     now = timezone.now()
     with transaction.atomic():
         row, created = MatchAnalysis.objects.select_for_update().get_or_create(match=match, seat=seat)
@@ -141,14 +165,16 @@ def _worker_pool() -> Executor | None:
 
 
 def _tell(row_pk: int) -> None:
-    row = MatchAnalysis.objects.filter(pk=row_pk).values("match_id", "seat").first()
+    """Tell the pages of every seat of the match: each shows its own analysis and summarises some others'."""
+    row = MatchAnalysis.objects.filter(pk=row_pk).values("match_id", "match__rules").first()
     layer = get_channel_layer()
     if row is None or layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(analysis_group(row["match_id"], row["seat"]), {"type": "analysis.progress"})
-    except Exception:  # the page reads the row again when it loads
-        log.exception("could not tell analysis %s's page", row_pk)
+        for seat in range(engine.RuleSet.from_dict(row["match__rules"]).seats):
+            async_to_sync(layer.group_send)(analysis_group(row["match_id"], seat), {"type": "analysis.progress"})
+    except Exception:  # the page reads the rows again when it loads
+        log.exception("could not tell analysis %s's pages", row_pk)
 
 
 def shutdown() -> None:

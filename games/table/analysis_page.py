@@ -47,8 +47,62 @@ def action_words(action: dict, *, call: str, eleven: bool) -> str:
     return str(kind)
 
 
-def analysis_context(row: MatchAnalysis | None, public_id: str) -> dict:
-    """`_analysis.html`: nothing asked yet (the button), the progress, a failure, or the whole review."""
+def public_words(action: dict, *, call: str, eleven: bool) -> str:
+    """Another seat's action as anyone at the table saw it: a card played face down stays unnamed."""
+    if action.get("do") == "play" and action.get("face_down"):
+        return _("Play a card face down")
+    if action.get("do") == "play" and action.get("hidden"):
+        return _("Play %(card)s with a card face down beneath") % {"card": _label(action.get("card"))}
+    return action_words(action, call=call, eleven=eleven)
+
+
+def _label(code: str | None) -> str:
+    face = card_face(code)
+    return face["label"] if face else ""
+
+
+def others_context(others: list[tuple[str, MatchAnalysis | None]]) -> list[dict]:
+    """The summaries of the seats this page shows besides mine (my partner; at two seats my opponent): their
+    accuracy and their costliest decisions in public words only. What they chose was played in front of
+    everyone (a face-down card stays unnamed); the better action is said by its kind ("a card"), never by a
+    card they did not show."""
+    summaries = []
+    for name, row in others:
+        if row is None or row.status != MatchAnalysis.Status.DONE:
+            summaries.append({"name": name, "ready": False})
+            continue
+        marks = [d["mark"] for d in row.decisions]
+        costly = sorted((d for d in row.decisions if d["mark"] != "good"), key=lambda d: -d["loss"])[:COSTLIEST]
+        summaries.append(
+            {
+                "name": name,
+                "ready": True,
+                "accuracy": round(accuracy_of_marks(marks)),
+                "costliest": [
+                    {
+                        "hand": d["hand_number"],
+                        "mark_words": MARK_WORDS[d["mark"]],
+                        "mark": d["mark"],
+                        "chosen": public_words(d["chosen"], call=d.get("call", ""), eleven=d.get("eleven", False)),
+                        "best": _("another card")
+                        if d["estimates"][0]["action"].get("do") == "play"
+                        else action_words(
+                            d["estimates"][0]["action"], call=d.get("call", ""), eleven=d.get("eleven", False)
+                        ),
+                        "loss_pct": round(100 * d["loss"], 1),
+                    }
+                    for d in costly
+                ],
+            }
+        )
+    return summaries
+
+
+def analysis_context(
+    row: MatchAnalysis | None, public_id: str, others: list[tuple[str, MatchAnalysis | None]] | None = None
+) -> dict:
+    """`_analysis.html`: nothing asked yet (the button), the progress, a failure, or the whole review with the
+    summaries of `others` ((name, their analysis) of the seats shown with mine)."""
     if row is None:
         return {"state": "none", "public_id": public_id}
     if row.status == MatchAnalysis.Status.FAILED:
@@ -68,6 +122,7 @@ def analysis_context(row: MatchAnalysis | None, public_id: str) -> dict:
         "costliest": costly,
         "decisions": decisions,
         "worlds": row.worlds,
+        "others": others_context(others or []),
     }
 
 

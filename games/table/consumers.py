@@ -41,7 +41,7 @@ from django.utils.translation import gettext as _
 
 from games import selectors
 from games.match import moves, presence, signals, spectators
-from games.models import Match, MatchAnalysis
+from games.models import Match
 from games.seating import seat_for
 from games.table import analysing, analysis_page, db, rendering, timers
 from games.table.publishing import (
@@ -521,7 +521,7 @@ class AnalysisConsumer(db.DirectDispatch, AsyncWebsocketConsumer):
         await self.send(await db.read(self._render)())
 
     def _render(self) -> str:
-        row = MatchAnalysis.objects.filter(match_id=self.match_pk, seat=self.seat).first()
+        row, others = analysing.analyses_for(Match.objects.get(pk=self.match_pk), self.seat)
         with translation.override(self.language):
-            context = analysis_page.analysis_context(row, self.public_id)
+            context = analysis_page.analysis_context(row, self.public_id, others)
             return render_to_string("games/_analysis.html", {**context, "oob": True})

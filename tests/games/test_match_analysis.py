@@ -14,8 +14,9 @@ from django.utils import translation
 from games import engine
 from games.match.starting import create_match, seat_plans_against_ai
 from games.models import DealtCards, MatchAnalysis, MatchEvent
-from games.table import analysing
+from games.table import analysing, analysis_page
 from games.table.consumers import CLOSE_NOT_YOURS
+from games.table.presentation import card_face
 from tests.support.matches import pushed_fragments, win_match_for
 from tests.support.sockets import open_socket
 
@@ -66,9 +67,11 @@ def test_the_analysis_reviews_each_of_my_decisions_once(client, user, inline, dj
     assert 'data-analysis="done"' in html and re.search(r'data-accuracy="\d+"', html)
     assert len(re.findall(r"data-decision-mark=", html)) == row.total
     assert f"/play/m/{match.public_id}/replay/?step=" in html
+    opponent = MatchAnalysis.objects.get(match=match, seat=1)  # at two seats my page sums up the opponent's too
+    assert inline == [row.pk, opponent.pk] and opponent.status == MatchAnalysis.Status.DONE
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(page)  # asked again: the kept one, not computed twice
-    assert inline == [row.pk]
+        client.post(page)  # asked again: the kept ones, not computed twice
+    assert inline == [row.pk, opponent.pk]
 
 
 @pytest.mark.django_db
@@ -78,7 +81,7 @@ def test_the_analysis_names_only_cards_the_seat_held(client, user, inline, djang
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("games:analysis", args=[match.public_id]))
     held = {(d.hand_number, card) for d in DealtCards.objects.filter(match=match, seat=0) for card in d.cards}
-    for decision in MatchAnalysis.objects.get(match=match).decisions:
+    for decision in MatchAnalysis.objects.get(match=match, seat=0).decisions:
         for action in [decision["chosen"]] + [e["action"] for e in decision["estimates"]]:
             for card in (action.get("card"), action.get("hidden")):
                 assert card is None or (decision["hand_number"], card) in held
@@ -93,7 +96,7 @@ def test_a_failed_analysis_starts_again_when_asked(client, user, inline, django_
     assert "The analysis stopped before the end." in html
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("games:analysis", args=[match.public_id]))
-    assert MatchAnalysis.objects.get(match=match).status == MatchAnalysis.Status.DONE
+    assert MatchAnalysis.objects.get(match=match, seat=0).status == MatchAnalysis.Status.DONE
 
 
 @pytest.mark.django_db
@@ -158,7 +161,7 @@ def test_the_replay_shows_my_decision_at_its_step_and_links_my_mistakes(
     assert "data-replay-decision" not in html and 'data-action="analysis"' in html  # not analysed yet: offered
     with django_capture_on_commit_callbacks(execute=True):
         client.post(reverse("games:analysis", args=[match.public_id]))
-    decisions = MatchAnalysis.objects.get(match=match).decisions
+    decisions = MatchAnalysis.objects.get(match=match, seat=0).decisions
     first = decisions[0]
     html = client.get(f"{replay}?step={first['step']}", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert f'data-replay-decision="{first["mark"]}"' in html and "Up and down jump between your mistakes." in html
@@ -168,3 +171,51 @@ def test_the_replay_shows_my_decision_at_its_step_and_links_my_mistakes(
     assert f'?step={mistakes[0]}" data-replay-go="next-mistake"' in html
     html = client.get(f"{replay}?step={mistakes[-1] + 1}", HTTP_HX_REQUEST="true").content.decode()
     assert f'?step={mistakes[-1]}" data-replay-go="prev-mistake"' in html and "next-mistake" not in html
+
+
+@pytest.mark.django_db
+def test_the_opponents_summary_names_no_card_they_did_not_show(
+    client, user, inline, django_capture_on_commit_callbacks
+):
+    match = finished_match(user, seed=9)
+    client.force_login(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("games:analysis", args=[match.public_id]))
+    html = client.get(reverse("games:analysis", args=[match.public_id]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    theirs = html.split("data-analysis-of=")[1].split("</section>")[0]
+    assert "data-other-accuracy=" in theirs
+    shown = {
+        e["card"]
+        for e in MatchEvent.objects.filter(match=match, seat=1).values_list("data", flat=True)
+        if e.get("type") == "card_played" and not e.get("face_down") and e.get("card")
+    }
+    with translation.override("en"):
+        hidden = {
+            card_face(card)["label"]
+            for dealt in DealtCards.objects.filter(match=match, seat=1)
+            for card in dealt.cards
+            if card not in shown
+        }
+    assert hidden and not [label for label in hidden if label in theirs]
+
+
+def test_anothers_summary_says_a_hidden_card_by_its_kind_never_by_name():
+    estimate = {"win": 0.5, "win_half_width": 0.01, "points": 0.0}
+    decision = {
+        "hand_number": 2,
+        "chosen": {"do": "play", "card": "4C", "face_down": True},
+        "estimates": [
+            {**estimate, "action": {"do": "play", "card": "3H", "face_down": False}},
+            {**estimate, "action": {"do": "play", "card": "4C", "face_down": True}},
+        ],
+        "loss": 0.2,
+        "mark": "blunder",
+        "call": "truco",
+        "eleven": False,
+    }
+    row = MatchAnalysis(seat=1, status=MatchAnalysis.Status.DONE, decisions=[decision])
+    with translation.override("en"):
+        (summary,) = analysis_page.others_context([("Zé Bot", row)])
+        words = str(summary["costliest"])
+        assert summary["accuracy"] == 0 and "face down" in words and "another card" in words
+        assert card_face("3H")["label"] not in words and card_face("4C")["label"] not in words
