@@ -174,5 +174,7 @@ def judge_json(
 
 
 def lower_priority() -> None:
-    """A worker process's initializer: analyses run niced, so a live table's bots and sockets come first."""
-    os.nice(10)
+    """A worker process's initializer: analyses run at the lowest priority (nice 19: about 1.5% of a core
+    that a table wants, all of an idle one), so a live table's bots and sockets come first. Not SCHED_IDLE:
+    on a busy server that starves an analysis outright, and a page waits for ever."""
+    os.nice(19)
