@@ -14,6 +14,7 @@ from accounts.services import delete_account, update_profile
 from games import engine
 from games.models import Match
 from rooms import services as rooms
+from tests.support.friends import befriend
 from tests.support.rooms import options, started_room_match
 
 pytestmark = pytest.mark.django_db
@@ -233,11 +234,6 @@ def test_deleting_an_account_removes_its_friends_requests_and_blocks(ana, bia, m
 
 
 # --- where friends are (the friends page) ----------------------------------------------------------
-
-
-def befriend(a, b):
-    friends.send_request(a, b.username)
-    friends.accept(b, FriendRequest.objects.get(sender=a, recipient=b).pk)
 
 
 def friend_row(client, user, name) -> str:

@@ -19,7 +19,6 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts import friends
-from accounts.models import FriendRequest
 from games import engine
 from games.match.rewards import settle_finished_match
 from games.match.starting import create_match, seat_plans_against_ai
@@ -37,6 +36,7 @@ from tests.support.browser import (
     inside_viewport,
     open_page,
 )
+from tests.support.friends import befriend
 from tests.support.rooms import options as room_options
 
 pytestmark = pytest.mark.browser
@@ -79,8 +79,7 @@ def player(transactional_db, stocked_shop, stocked_achievements, make_user):
     purchase = purchases.buy(user, Item.objects.get(slug="boina"), idempotency_key=uuid.uuid4().hex)
     # Someone to be friends with, and someone who asked (issue 33); the friend invites Rafa to her room.
     bruna = make_user("Bruna")
-    friends.send_request(bruna, "Rafa")
-    friends.accept(user, FriendRequest.objects.get(recipient=user).pk)
+    befriend(bruna, user)
     friends.send_request(make_user("Caio"), "Rafa")
     room = room_services.create_room(bruna, room_options(seats=4), is_private=True, name="Mesa da Bruna", password="x1")
     invitations.invite(bruna, room.code, name="Rafa")

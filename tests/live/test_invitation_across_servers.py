@@ -10,11 +10,9 @@ from django.conf import settings as django_settings
 from django.db import connection
 from websockets.sync.client import connect
 
-from accounts import friends
-from accounts.models import FriendRequest
 from rooms import services
 from rooms.models import RoomSeat
-from tests.support.live_server import LiveDaphne
+from tests.support.friends import befriend
 from tests.support.rooms import options
 from tests.support.sockets import session_cookie
 
@@ -25,17 +23,6 @@ pytestmark = [
         reason="two processes reach each other's sockets only through the Redis channel layer",
     ),
 ]
-
-
-@pytest.fixture
-def two_servers(settings, django_db_blocker):
-    # Set before the servers fork. No idle re-read: whatever the header shows came through Redis.
-    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-    settings.ROOMS_NOTICES_REREAD_S = 600
-    servers = [LiveDaphne(django_db_blocker).start() for _ in range(2)]
-    yield servers
-    for server in servers:
-        server.stop()
 
 
 def found(pattern: str, text: str) -> str:
@@ -68,8 +55,7 @@ def post(server, path: str, cookie: str, *, page: str, data: bytes = b""):
 def test_an_invitation_sent_on_one_process_reaches_the_header_on_the_other_and_seats_the_friend(two_servers, make_user):
     here, there = two_servers
     ana, bia = make_user("Ana"), make_user("Bia")
-    friends.send_request(ana, "Bia")
-    friends.accept(bia, FriendRequest.objects.get().pk)
+    befriend(ana, bia)
     room = services.create_room(ana, options(seats=4), is_private=True, name="Nossa", password="segredo1")
     ana_cookie, bia_cookie = session_cookie(ana), session_cookie(bia)
     room_page = f"/rooms/r/{room.code}/"

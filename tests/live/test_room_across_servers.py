@@ -20,7 +20,6 @@ from games.table.socket_limits import FRAMES_PER_SECOND
 from rooms import services
 from rooms.models import Room
 from shop import wallet
-from tests.support.live_server import LiveDaphne
 from tests.support.rooms import options
 from tests.support.sockets import session_cookie
 
@@ -36,18 +35,6 @@ RECONNECT_AT = 12  # the version after which seat 1 moves to the other process
 # A person's pace: at most one click every THINK_S, below the socket's limit, so a click refused `too_fast`
 # is an error of the server's, not of the test's pace.
 THINK_S = 1.25 / FRAMES_PER_SECOND
-
-
-@pytest.fixture
-def two_servers(settings, django_db_blocker):
-    # Set before the servers fork. No idle re-read within the match: every frame a seat receives about
-    # another seat's move made on the other process came through Redis.
-    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-    settings.GAMES_SOCKET_WATCHDOG_S = 600
-    servers = [LiveDaphne(django_db_blocker).start() for _ in range(2)]
-    yield servers
-    for server in servers:
-        server.stop()
 
 
 class Seat:

@@ -4,19 +4,13 @@ everyone else still needs the invite link and the password."""
 import pytest
 from django.urls import reverse
 
-from accounts import friends
-from accounts.models import FriendRequest
 from rooms import services
 from rooms.models import Room, RoomSeat
 from rooms.services import RoomRefused
+from tests.support.friends import befriend
 from tests.support.rooms import options
 
 pytestmark = pytest.mark.django_db
-
-
-def befriend(a, b):
-    friends.send_request(a, b.username)
-    friends.accept(b, FriendRequest.objects.get(sender=a, recipient=b).pk)
 
 
 @pytest.fixture

@@ -9,19 +9,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import friends, notices
-from accounts.models import FriendRequest
 from accounts.services import delete_account
 from rooms import invitations, selectors, services
 from rooms.models import Invitation, RoomSeat
 from rooms.services import RoomRefused
+from tests.support.friends import befriend
 from tests.support.rooms import options
 
 pytestmark = pytest.mark.django_db
-
-
-def befriend(a, b):
-    friends.send_request(a, b.username)
-    friends.accept(b, FriendRequest.objects.get(sender=a, recipient=b).pk)
 
 
 @pytest.fixture

@@ -6,9 +6,10 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from accounts import friends
-from accounts.models import FriendRequest, Profile
+from accounts.models import Profile
 from rooms import invitations, services
 from rooms.consumers import CLOSE_NOT_IN_ROOM
+from tests.support.friends import befriend
 from tests.support.rooms import options
 from tests.support.sockets import open_socket
 
@@ -17,11 +18,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 def call(func, *args, **kwargs):
     return sync_to_async(func)(*args, **kwargs)
-
-
-def befriend(a, b):
-    friends.send_request(a, b.username)
-    friends.accept(b, FriendRequest.objects.get(sender=a, recipient=b).pk)
 
 
 async def test_an_invitation_reaches_the_header_live_and_leaves_it_when_the_room_starts(person):
