@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 
 from games.engine.analysis import accuracy_of_marks
 from games.models import MatchAnalysis
-from games.table.presentation import RAISE_CALLS, card_face
+from games.table.presentation import RAISE_CALLS, card_label
 
 MARK_WORDS = {
     "good": gettext_lazy("good"),
@@ -27,13 +27,11 @@ def action_words(action: dict, *, call: str, eleven: bool) -> str:
     """An action in words: "Play the 4 of clubs", "Truco!", "Accept", "Play the hand of eleven"…"""
     kind = action.get("do")
     if kind == "play":
-        face = card_face(action.get("card"))
-        label = face["label"] if face else ""
+        label = card_label(action.get("card"))
         if action.get("hidden"):
-            beneath = card_face(action["hidden"])
             return _("Play %(card)s with %(hidden)s face down beneath") % {
                 "card": label,
-                "hidden": beneath["label"] if beneath else "",
+                "hidden": card_label(action["hidden"]),
             }
         if action.get("face_down"):
             return _("Play %(card)s face down") % {"card": label}
@@ -52,13 +50,8 @@ def public_words(action: dict, *, call: str, eleven: bool) -> str:
     if action.get("do") == "play" and action.get("face_down"):
         return _("Play a card face down")
     if action.get("do") == "play" and action.get("hidden"):
-        return _("Play %(card)s with a card face down beneath") % {"card": _label(action.get("card"))}
+        return _("Play %(card)s with a card face down beneath") % {"card": card_label(action.get("card"))}
     return action_words(action, call=call, eleven=eleven)
-
-
-def _label(code: str | None) -> str:
-    face = card_face(code)
-    return face["label"] if face else ""
 
 
 def others_context(others: list[tuple[str, MatchAnalysis | None]]) -> list[dict]:

@@ -58,6 +58,11 @@ def card_face(code: str | None, *, manilha: bool = False) -> dict | None:
     return face
 
 
+def card_label(code: str | None) -> str:
+    """A card's name in the active language ("Rei de espadas"); "" for no card."""
+    return _card_face(code, get_language())["label"] if code else ""
+
+
 @lru_cache(maxsize=1024)
 def _card_face(code: str, language: str | None) -> dict:
     rank, suit = code[:-1], code[-1]

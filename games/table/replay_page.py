@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from games.table.presentation import HAND_REASONS, RAISE_CALLS, card_face
+from games.table.presentation import HAND_REASONS, RAISE_CALLS, card_label
 
 
 @dataclass(frozen=True)
@@ -54,17 +54,17 @@ def event_sentence(event: dict, names: dict[int, str], side_names: dict[int, str
         case "card_played" if event.get("double"):
             return _("%(name)s plays %(card)s, with a card face down beneath it.") % {
                 "name": who,
-                "card": _label(event.get("card")),
+                "card": card_label(event.get("card")),
             }
         case "card_played" if event.get("face_down"):
             return _("%(name)s plays a card face down.") % {"name": who}
         case "card_played":
-            return _("%(name)s plays %(card)s.") % {"name": who, "card": _label(event.get("card"))}
+            return _("%(name)s plays %(card)s.") % {"name": who, "card": card_label(event.get("card"))}
         case "card_lost_value":
             return _("%(name)s's %(card)s counts for nothing: %(hidden)s lay beneath it.") % {
                 "name": who,
-                "card": _label(event.get("card")),
-                "hidden": _label(event.get("hidden")),
+                "card": card_label(event.get("card")),
+                "hidden": card_label(event.get("hidden")),
             }
         case "hidden_revealed":
             return _("The hidden cards are shown: they are round 3.")
@@ -100,8 +100,3 @@ def event_sentence(event: dict, names: dict[int, str], side_names: dict[int, str
         case "match_won":
             return _("The match goes to %(side)s.") % {"side": side_names.get(event.get("side", -1), "")}
     return None
-
-
-def _label(code: str | None) -> str:
-    face = card_face(code)
-    return face["label"] if face else ""
