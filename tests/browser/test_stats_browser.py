@@ -64,6 +64,8 @@ def test_play_then_statistics_leaderboard_achievement_and_replay(
     page.click("[data-action=replay]")
     expect(page).to_have_url(re.compile(rf"/play/m/{match.public_id}/replay/$"))
     expect(page.locator("[data-step='1']")).to_be_visible()
+    # The keys are the page's deferred script's, which runs after the page's stylesheets: press once it has.
+    page.wait_for_load_state("load")
     page.keyboard.press("ArrowRight")
     expect(page.locator("[data-replay-at]")).to_have_text("2")
     expect(page.locator("[data-step='2']")).to_be_visible()
