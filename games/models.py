@@ -321,6 +321,7 @@ class MatchAnalysis(models.Model):
     total = models.PositiveIntegerField(default=0)  # decisions to estimate
     worlds = models.PositiveIntegerField(default=0)  # sampled worlds per decision
     decisions = models.JSONField(default=list)
+    waiting = models.BooleanField(default=False)  # giving way to busy tables (games.match.pace)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)  # a running row not touched for long was orphaned
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -37,6 +37,13 @@ def _fresh_cache():
 
 
 @pytest.fixture(autouse=True)
+def _analyses_never_wait_for_the_tables(settings):
+    """A test plays a match and analyses it at once, in one process: its own moves would make the analysis
+    give way (games.match.pace). The tests of that wait set the threshold themselves."""
+    settings.GAMES_ANALYSIS_BUSY_MOVES_PER_S = float("inf")
+
+
+@pytest.fixture(autouse=True)
 def _no_connection_left_in_asgirefs_thread():
     """Async tests run ORM calls through asgiref's plain `sync_to_async`, which runs them in one thread
     that lives as long as the process and never closes its connection (Channels' `database_sync_to_async`

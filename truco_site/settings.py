@@ -205,6 +205,10 @@ GAMES_SEARCH_PROCESSES = int(os.environ.get("GAMES_SEARCH_PROCESSES", "1"))
 # A post-match analysis (issue 34) is estimated in this many processes of its own, niced below the tables
 # (0: in the analysis thread itself; games/table/analysing.py).
 GAMES_ANALYSIS_PROCESSES = int(os.environ.get("GAMES_ANALYSIS_PROCESSES", "1"))
+# An analysis gives way while this process's tables store this many moves a second or more (about two busy
+# tables), and goes on with one decision after waiting this long all the same (games.table.analysing).
+GAMES_ANALYSIS_BUSY_MOVES_PER_S = float(os.environ.get("GAMES_ANALYSIS_BUSY_MOVES_PER_S", "2"))
+GAMES_ANALYSIS_MAX_WAIT_S = float(os.environ.get("GAMES_ANALYSIS_MAX_WAIT_S", "15"))
 SWEEPER_INTERVAL_S = float(os.environ.get("SWEEPER_INTERVAL_S", "1"))
 SWEEPER_GRACE_S = float(os.environ.get("SWEEPER_GRACE_S", "0.5"))
 # Limits per player (docs/decisions.md, "Holding up under abuse and faults"): matches in progress per

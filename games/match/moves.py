@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import engine
 from games.engine.bots import choose_action, decide
-from games.match import presence
+from games.match import pace, presence
 from games.match.clock import schedule_next_turn
 from games.match.locked import locked_match, save_match
 from games.match.rewards import settle_finished_match
@@ -383,6 +383,7 @@ def _store(
     """Store a move: the new state, its events (after the site's own, `told_first`: the clock ran out),
     the action on the first engine event (the replay plays it again), the next deadline, the settlement."""
     now = timezone.now()
+    pace.note_move()
     _count_own_move(match, seat, actor)
     match.state = engine.to_json(new_state)
     match.version += 1

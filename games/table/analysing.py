@@ -5,14 +5,18 @@
 again from its stored actions, then has each of the seat's decisions estimated (`engine.analysis`) in the
 analysis worker process (`GAMES_ANALYSIS_PROCESSES`, 1; niced, so a live table's bots and sockets come
 first), one decision at a time: after each the row is saved and the page's socket is told
-(`analysis_group`), which draws the progress bar. A row left "running" by a process that died (not touched
-for `STALE_S`) starts again when asked for; a failed one too.
+(`analysis_group`), which draws the progress bar. Before each decision the analysis gives way to this
+process's tables (`games.match.pace`): while they are busy it waits, and says so on the page, so a move
+rarely shares the machine with an analysis; after `GAMES_ANALYSIS_MAX_WAIT_S` it estimates one decision all
+the same, so an analysis asked for on a server that is never quiet still ends. A row left "running" by a
+process that died (not touched for `STALE_S`) starts again when asked for; a failed one too.
 """
 
 from __future__ import annotations
 
 import logging
 import multiprocessing
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any, cast
@@ -25,12 +29,14 @@ from django.utils import timezone
 
 from games import engine
 from games.engine.analysis import WORLDS, judge_json, lower_priority
+from games.match import pace
 from games.models import Match, MatchAnalysis, MatchEvent
 from games.table.replay_page import event_sentence
 
 log = logging.getLogger(__name__)
 
-STALE_S = 120  # a running analysis saves after every decision (well under a second each)
+STALE_S = 120  # a running analysis saves after every decision, and waits for the tables at most a while
+PACE_TICK_S = 0.25  # how often a waiting analysis looks at the tables again
 _runner: ThreadPoolExecutor | None = None
 _workers: ProcessPoolExecutor | None = None
 
@@ -72,7 +78,8 @@ def _request_one(match: Match, seat: int) -> MatchAnalysis:
         again = not created and (row.status == MatchAnalysis.Status.FAILED or stale)
         if again:
             row.status, row.done, row.total, row.decisions = MatchAnalysis.Status.RUNNING, 0, 0, []
-            row.save(update_fields=["status", "done", "total", "decisions", "updated_at"])
+            row.waiting = False
+            row.save(update_fields=["status", "done", "total", "decisions", "waiting", "updated_at"])
         if created or again:
             transaction.on_commit(lambda: start(row.pk))
     return row
@@ -96,8 +103,9 @@ def _run_logged(row_pk: int) -> None:
         connections.close_all()  # this thread lives on: give its connection back between analyses
 
 
-def run(row_pk: int) -> None:
-    """Estimate every decision of the row's seat, saving and telling the page after each."""
+def run(row_pk: int) -> float:
+    """Estimate every decision of the row's seat, saving and telling the page after each; the seconds it
+    waited for the tables."""
     row = MatchAnalysis.objects.select_related("match").get(pk=row_pk)
     match = row.match
     spots = _decisions_of(match, row.seat)
@@ -106,7 +114,10 @@ def run(row_pk: int) -> None:
     _tell(row_pk)
     pool = _worker_pool()
     decisions: list[dict] = []
+    waiting, waited = False, 0.0
     for spot in spots:
+        waiting, seconds = give_way(row_pk, waiting=waiting)
+        waited += seconds
         args = (spot["state"], row.seat, spot["chosen"], WORLDS, f"{match.public_id}:{spot['move']}", spot["move"])
         found = pool.submit(judge_json, *args).result() if pool is not None else judge_json(*args)
         decisions.append({**found, "step": spot["step"], "call": spot["call"], "eleven": spot["eleven"]})
@@ -115,9 +126,32 @@ def run(row_pk: int) -> None:
         )
         _tell(row_pk)
     MatchAnalysis.objects.filter(pk=row_pk).update(
-        status=MatchAnalysis.Status.DONE, finished_at=timezone.now(), updated_at=timezone.now()
+        status=MatchAnalysis.Status.DONE, waiting=False, finished_at=timezone.now(), updated_at=timezone.now()
     )
     _tell(row_pk)
+    if waited:
+        log.info("analysis %s waited %.1f s for the tables", row_pk, waited)
+    return waited
+
+
+def give_way(row_pk: int, *, waiting: bool) -> tuple[bool, float]:
+    """Wait while this process's tables store `GAMES_ANALYSIS_BUSY_MOVES_PER_S` moves a second or more, at
+    most `GAMES_ANALYSIS_MAX_WAIT_S`; the row's `waiting` (the page's "tables come first") is set while the
+    tables are busy and cleared once they are quiet. `waiting` is what the row says now; returns what it
+    says after, and the seconds waited."""
+    busy = settings.GAMES_ANALYSIS_BUSY_MOVES_PER_S
+    started = time.monotonic()
+    while pace.moves_per_second() >= busy:
+        if not waiting:
+            waiting = True
+            MatchAnalysis.objects.filter(pk=row_pk).update(waiting=True, updated_at=timezone.now())
+            _tell(row_pk)
+        if time.monotonic() - started >= settings.GAMES_ANALYSIS_MAX_WAIT_S:
+            return waiting, time.monotonic() - started  # one decision all the same; still waiting after it
+        time.sleep(PACE_TICK_S)
+    if waiting:
+        MatchAnalysis.objects.filter(pk=row_pk).update(waiting=False, updated_at=timezone.now())
+    return False, time.monotonic() - started
 
 
 def _decisions_of(match: Match, seat: int) -> list[dict[str, Any]]:

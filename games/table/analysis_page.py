@@ -102,7 +102,14 @@ def analysis_context(
         return {"state": "failed", "public_id": public_id}
     if row.status == MatchAnalysis.Status.RUNNING:
         percent = round(100 * row.done / row.total) if row.total else 0
-        return {"state": "running", "public_id": public_id, "done": row.done, "total": row.total, "percent": percent}
+        return {
+            "state": "running",
+            "public_id": public_id,
+            "done": row.done,
+            "total": row.total,
+            "percent": percent,
+            "waiting": row.waiting,
+        }
     replay = reverse("games:replay", kwargs={"public_id": public_id})
     decisions = [_decision(d, replay) for d in row.decisions]
     counts = {mark: sum(1 for d in decisions if d["mark"] == mark) for mark in MARK_WORDS}
