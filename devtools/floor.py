@@ -6,7 +6,9 @@ then read as a multiple of this floor, which is what this machine makes of any p
 
 A socket sends `{"id": n}`; the consumer sends it to its group, and every member pushes it to
 its browser (as every socket at a table pushes a move). `{"cpu": 1}` answers with this process's
-CPU seconds so far, for the load command's CPU per action. Nothing touches the database.
+CPU seconds so far, for the load command's CPU per action. Nothing else touches the database but
+`{"analyse": match_pk}` and `{"analysed": 1}`, which start and stop a loop of post-match analyses in this
+process beside the tables (`devtools.analysis_loop`, `loadtest_rooms --analyses`).
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ import json
 import os
 import time
 
+from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import connections
 
+from devtools import analysis_loop
 from games.table.db import DirectDispatch
 from truco_site.sockets import CLOSE_NOT_FOUND
 
@@ -51,7 +56,27 @@ class GroupRoundTrip(DirectDispatch, AsyncWebsocketConsumer):
         if "cpu" in message:
             await self.send(json.dumps({"cpu": time.process_time(), "pid": os.getpid()}))
             return
+        if "analyse" in message:
+            match_pk = message["analyse"]
+            started = type(match_pk) is int and await _off_the_loop(analysis_loop.start, match_pk)
+            await self.send(json.dumps({"analysing": started, "pid": os.getpid()}))
+            return
+        if "analysed" in message:
+            await self.send(json.dumps({**await _off_the_loop(analysis_loop.stop), "pid": os.getpid()}))
+            return
         await self.channel_layer.group_send(self.group, {"type": "bench.echo", "id": message.get("id")})
 
     async def bench_echo(self, event):
         await self.send(json.dumps({"id": event["id"]}))
+
+
+async def _off_the_loop(work, *args):
+    """In a thread of its own (stopping waits for the analysis under way), its connection closed after."""
+
+    def closing():
+        try:
+            return work(*args)
+        finally:
+            connections.close_all()
+
+    return await sync_to_async(closing, thread_sensitive=False)()

@@ -210,6 +210,9 @@ class Report:
     floor_note: str = ""  # why there is no floor, if there is none
     server_cpu_s: float | None = None  # the servers' CPU seconds during the table phase
     load_average: tuple[float, float] | None = None  # 1-minute load average at the start and the end
+    # --analyses: the decisions the servers' analysis loops estimated while the tables played, and why none
+    analysis_decisions: int | None = None
+    analysis_note: str = ""
 
     @property
     def actions_per_second(self) -> float:
@@ -259,6 +262,8 @@ class Report:
             "server_cpu_s": _round(self.server_cpu_s, 3),
             "cpu_ms_per_action": _round(self.cpu_ms_per_action, 2),
             "load_average": list(self.load_average) if self.load_average else None,
+            "analysis_decisions": self.analysis_decisions,
+            "analysis_note": self.analysis_note,
         }
 
 
@@ -290,6 +295,14 @@ def format_report(report: Report) -> str:
     cpu = d["cpu_ms_per_action"]
     load = d["load_average"]
     every = d["all_seats_latency_ms"]
+    analysis_line = (
+        [
+            f"analyses beside    {d['analysis_decisions']} decisions estimated while the tables played"
+            + (f"  ({d['analysis_note']})" if d["analysis_note"] else "")
+        ]
+        if d["analysis_decisions"] is not None or d["analysis_note"]
+        else []
+    )
     seats_line = (
         [
             f"all seats ms       p50 {_ms(every['p50'])}  p95 {_ms(every['p95'])}  p99 {_ms(every['p99'])}  "
@@ -326,6 +339,7 @@ def format_report(report: Report) -> str:
             f"server CPU         {'–' if cpu is None else f'{cpu:.2f} ms per action'}"
             + ("" if d["server_cpu_s"] is None else f"  ({d['server_cpu_s']:.1f} s in the table phase)"),
             f"load average       {'–' if not load else f'{load[0]:.2f} at the start, {load[1]:.2f} at the end'}",
+            *analysis_line,
         ]
     )
 

@@ -108,13 +108,15 @@ def run(row_pk: int) -> float:
     waited for the tables."""
     row = MatchAnalysis.objects.select_related("match").get(pk=row_pk)
     match = row.match
+    # Playing the match again is this process's own work (a long match: a few tenths of a second of the
+    # GIL), so it too waits for quiet tables.
+    waiting, waited = give_way(row_pk, waiting=False)
     spots = _decisions_of(match, row.seat)
     row.total, row.worlds = len(spots), WORLDS
     row.save(update_fields=["total", "worlds", "updated_at"])
     _tell(row_pk)
     pool = _worker_pool()
     decisions: list[dict] = []
-    waiting, waited = False, 0.0
     for spot in spots:
         waiting, seconds = give_way(row_pk, waiting=waiting)
         waited += seconds

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.core.management import CommandError, call_command
 
-from games.models import Match
+from games.models import Match, MatchAnalysis
 from rooms.models import Room, RoomSeat
 from tests.support.threads import command_output
 
@@ -19,8 +19,14 @@ def bench_server(settings, request):
     return request.getfixturevalue("live_daphne")
 
 
+@pytest.fixture
+def analysing_server(settings, request):
+    settings.GAMES_ANALYSIS_PROCESSES = 0  # the server's analyses in its analysis thread: no worker to start
+    return request.getfixturevalue("bench_server")
+
+
 @pytest.mark.django_db(transaction=True)
-def test_two_rooms_of_four_play_each_other_against_a_live_server(bench_server):
+def test_two_rooms_of_four_play_each_other_against_a_live_server_beside_its_analyses(analysing_server):
     output = command_output(
         "loadtest_rooms",
         "--tables",
@@ -36,7 +42,8 @@ def test_two_rooms_of_four_play_each_other_against_a_live_server(bench_server):
         "--seed",
         "2",
         "--url",
-        bench_server.url,
+        analysing_server.url,
+        "--analyses",
         "--json",
         timeout=120,
     )
@@ -47,9 +54,12 @@ def test_two_rooms_of_four_play_each_other_against_a_live_server(bench_server):
     assert report["frames_received"] >= 4 * report["all_seats_latency_ms"]["count"]
     assert report["error_total"] == 0, report["errors"]
     assert report["floor_ms"]["count"] > 0 and report["p95_over_floor"] > 0
+    # The server analysed a finished match beside the tables (the tests' analyses never wait for them).
+    assert report["analysis_decisions"] > 0 and report["analysis_note"] == ""
     # Rooms, matches, sessions and accounts are gone.
     assert not get_user_model().objects.filter(username__startswith="lr-").exists()
     assert not Room.objects.exists() and not RoomSeat.objects.exists() and not Match.objects.exists()
+    assert not MatchAnalysis.objects.exists()
     assert not Session.objects.exists()
 
 

@@ -13,7 +13,7 @@ from games.match import pace
 from games.match.moves import apply_action
 from games.models import MatchAnalysis
 from games.table import analysing
-from tests.games.test_match_analysis import finished_match
+from tests.support.matches import finished_match
 
 
 @pytest.fixture(autouse=True)

@@ -17,17 +17,8 @@ from games.models import DealtCards, MatchAnalysis, MatchEvent
 from games.table import analysing, analysis_page
 from games.table.consumers import CLOSE_NOT_YOURS
 from games.table.presentation import card_face
-from tests.support.matches import pushed_fragments, win_match_for
+from tests.support.matches import finished_match, pushed_fragments
 from tests.support.sockets import open_socket
-
-
-def finished_match(user, seed=5, seats=2):
-    rules = engine.RuleSet(variant="paulista", seats=seats)
-    plans = seat_plans_against_ai(rules, "easy", user=user)
-    match = create_match(rules=rules, seats=plans, bot_level="easy", seed=seed)
-    win_match_for(match, 0)
-    match.refresh_from_db()
-    return match
 
 
 @pytest.fixture

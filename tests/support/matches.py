@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import engine
 from games.match.moves import apply_action, play_due_seat_safely
-from games.match.starting import SeatPlan, create_match
+from games.match.starting import SeatPlan, create_match, seat_plans_against_ai
 from games.models import Match
 from games.selectors import due_match_ids, seats_at
 from games.table import rendering
@@ -109,6 +109,16 @@ def win_match_for(match: Match, side: int, limit: int = 200) -> None:
         seat, action = _winning_choice(state, side)
         apply_action(match.public_id, seat, action, match.version)
     raise AssertionError("match did not end")
+
+
+def finished_match(user, seed=5, seats=2) -> Match:
+    """A Paulista match against the easy AI that seat 0 (`user`) has won."""
+    rules = engine.RuleSet(variant="paulista", seats=seats)
+    plans = seat_plans_against_ai(rules, "easy", user=user)
+    match = create_match(rules=rules, seats=plans, bot_level="easy", seed=seed)
+    win_match_for(match, 0)
+    match.refresh_from_db()
+    return match
 
 
 def last_move_to_win(match: Match, side: int, limit: int = 200) -> tuple[int, dict]:

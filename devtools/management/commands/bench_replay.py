@@ -12,7 +12,6 @@ replay before issue 29), and the whole page (the view, its queries and the templ
 from __future__ import annotations
 
 import os
-import random
 import statistics
 import time
 
@@ -21,10 +20,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.test import RequestFactory
 from django.utils import translation
 
+from devtools.matches import long_match
 from devtools.rolled_back import rolled_back
 from games import engine, views
-from games.match.moves import apply_action
-from games.match.starting import SeatPlan, create_match
 from games.models import Match, MatchEvent
 from games.selectors import seats_at
 from games.table.replay import replay_steps
@@ -47,7 +45,7 @@ class Command(BaseCommand):
             self.measure(runs, options["seed"])
 
     def measure(self, runs: int, seed: int) -> None:
-        match, people = long_match(seed)
+        match, people = long_match_of_new_people(seed)
         seats = seats_at(match)
         names = {s.number: s.display_name for s in seats}
         rules = engine.RuleSet.from_dict(match.rules)
@@ -78,8 +76,7 @@ class Command(BaseCommand):
             )
 
 
-def long_match(seed: int) -> tuple[Match, list]:
-    """Four people, Paulista, nobody raising: every hand is worth one point (the hands of eleven too)."""
+def long_match_of_new_people(seed: int) -> tuple[Match, list]:
     users = get_user_model()
     people = [
         users.objects.create_user(
@@ -87,17 +84,4 @@ def long_match(seed: int) -> tuple[Match, list]:
         )
         for n in range(4)
     ]
-    match = create_match(
-        rules=engine.RuleSet(variant="paulista", seats=4),
-        seats=[SeatPlan(user=u, display_name=f"Player {n}") for n, u in enumerate(people)],
-        bot_level="medium",
-        seed=seed,
-    )
-    chooser = random.Random(seed)
-    while match.status == Match.Status.ACTIVE:
-        state = engine.from_json(match.state)
-        seat = engine.seats_to_act(state)[0]
-        legal = [a for a in engine.legal_actions(state, seat) if a.kind != "raise"]
-        action = next((a for a in legal if a.kind == "accept"), None) or chooser.choice(legal)
-        match = apply_action(match.public_id, seat, action.to_dict(), match.version)
-    return match, people
+    return long_match(seed, people), people

@@ -259,6 +259,7 @@ class Command(loadtest_table.Command):
         )
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
         loadtest_table.add_ramp_arguments(parser, unit="tables of four")
+        loadtest_table.add_analysis_argument(parser)
         parser.add_argument(
             "--floor-seconds",
             type=float,

@@ -34,6 +34,7 @@ from django.db import connections, transaction
 from websockets.exceptions import ConnectionClosed
 
 from accounts.signals import account_deleting
+from devtools import analysis_loop
 from devtools.loadtest import (
     Report,
     Stage,
@@ -46,6 +47,7 @@ from devtools.loadtest import (
     loopback_endpoint,
     ramp_loads,
 )
+from devtools.matches import long_match
 from games import engine
 from games.match.clock import ai_delay
 from games.match.starting import create_match, seat_plans_against_ai
@@ -121,6 +123,16 @@ class Fleet:
         match = create_match(rules=self.rules, seats=plans, bot_level=self.level, seed=seed)
         player.match_public_id = match.public_id
         player.match_pk = match.pk
+
+    def analysed_match(self) -> Match:
+        """A long finished match of four of the run's accounts, for the servers' analysis loop (--analyses)."""
+        people = []
+        for n in range(4):
+            name = f"{self.prefix}{self.run_id}-analysed-{n}"
+            people.append(
+                get_user_model().objects.create_user(username=name, email=f"{name}@{EMAIL_DOMAIN}", password=None)
+            )
+        return long_match(self.seed or 1, people)
 
     def cleanup(self) -> tuple[int, int]:
         return remove_load_accounts(f"{self.prefix}{self.run_id}-", self.session_keys)
@@ -420,9 +432,10 @@ class FloorRun:
             self.report.errors["floor_failed"] += 1
 
 
-async def server_cpu_seconds(urls: list[str]) -> dict[int, float] | None:
-    """Each server process's CPU seconds so far (pid -> seconds), asked over the bench route; None if it is off."""
-    found = {}
+async def ask_servers(urls: list[str], message: dict, timeout_s: float = ACTION_TIMEOUT_S) -> list[dict] | None:
+    """Each server's answer to a bench message (devtools/floor.py), in the order of `urls`; None if the bench
+    route is off or a server does not answer."""
+    answers = []
     for url in urls:
         ws_base, origin = loopback_endpoint(url)
         try:
@@ -431,12 +444,26 @@ async def server_cpu_seconds(urls: list[str]) -> dict[int, float] | None:
                 origin=origin,  # type: ignore[arg-type]  # websockets' Origin: a NewType of str
                 open_timeout=ACTION_TIMEOUT_S,
             ) as ws:
-                await ws.send(json.dumps({"cpu": 1}))
-                answer = json.loads(await asyncio.wait_for(ws.recv(), ACTION_TIMEOUT_S))
+                await ws.send(json.dumps(message))
+                answers.append(json.loads(await asyncio.wait_for(ws.recv(), timeout_s)))
         except (ConnectionClosed, TimeoutError, OSError, ValueError, websockets.exceptions.WebSocketException):
             return None
-        found[answer["pid"]] = answer["cpu"]
-    return found
+    return answers
+
+
+async def server_cpu_seconds(urls: list[str]) -> dict[int, float] | None:
+    """Each server process's CPU seconds so far (pid -> seconds), asked over the bench route; None if it is off."""
+    answers = await ask_servers(urls, {"cpu": 1})
+    return None if answers is None else {answer["pid"]: answer["cpu"] for answer in answers}
+
+
+def add_analysis_argument(parser) -> None:
+    parser.add_argument(
+        "--analyses",
+        action="store_true",
+        help="beside the tables, every server analyses a finished match in a loop, with its own analysis code "
+        "(issue 34; the report says how many decisions it estimated). Needs BENCH_ROUTES=1",
+    )
 
 
 def add_ramp_arguments(parser, *, unit: str) -> None:
@@ -479,6 +506,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
         add_ramp_arguments(parser, unit="players")
+        add_analysis_argument(parser)
         parser.add_argument(
             "--floor-seconds",
             type=float,
@@ -486,6 +514,21 @@ class Command(BaseCommand):
             help="first measure the floor (a trivial group round trip, same sockets, same server) this long; "
             "0 skips it. Needs the server started with BENCH_ROUTES=1 (default 10)",
         )
+
+    def start_analyses(self, fleet: Fleet, urls: list[str], report: Report) -> None:
+        match = fleet.analysed_match()
+        answers = asyncio.run(ask_servers(urls, {"analyse": match.pk}))
+        if answers is None or not all(a.get("analysing") for a in answers):
+            report.analysis_note = "a server did not start its analysis loop (BENCH_ROUTES=1?)"
+
+    def stop_analyses(self, urls: list[str], report: Report) -> None:
+        # Answered once the analysis under way has ended: the tables are quiet by now, so it ends quickly.
+        answers = asyncio.run(ask_servers(urls, {"analysed": 1}, timeout_s=analysis_loop.STOP_TIMEOUT_S))
+        if answers is None:
+            report.analysis_note = report.analysis_note or "a server did not answer for its analysis loop"
+            return
+        report.analysis_decisions = sum(a["decisions"] for a in answers)
+        report.analysis_note = "; ".join(a["failed"] for a in answers if a["failed"])
 
     # Overridden by `rooms`' loadtest_rooms (people playing each other instead of the AI).
     def remove_earlier_runs(self) -> tuple[int, int]:
@@ -571,9 +614,13 @@ class Command(BaseCommand):
             else:
                 report.floor_note = "--floor-seconds 0"
             run = self.make_run(created, fleet, options, report)
+            if options.get("analyses"):
+                self.start_analyses(fleet, urls, report)
             cpu_before = asyncio.run(server_cpu_seconds(urls))
             asyncio.run(run.run())
             cpu_after = asyncio.run(server_cpu_seconds(urls))
+            if options.get("analyses"):
+                self.stop_analyses(urls, report)
             if cpu_before and cpu_after and cpu_before.keys() == cpu_after.keys():
                 report.server_cpu_s = sum(cpu_after[pid] - cpu_before[pid] for pid in cpu_before)
             report.load_average = (load_at_start, os.getloadavg()[0])
