@@ -96,6 +96,7 @@ class PlayForm(forms.Form):
             (BotLevel.MEDIUM, BotLevel.MEDIUM.label),
             (BotLevel.HARD, BotLevel.HARD.label),
             (BotLevel.EXPERT, BotLevel.EXPERT.label),
+            (BotLevel.CAREFUL, BotLevel.CAREFUL.label),
         ],
         initial=BotLevel.MEDIUM,
     )

@@ -24,6 +24,7 @@ class BotLevel(models.TextChoices):
     MEDIUM = "medium", _("Medium")
     HARD = "hard", _("Hard")
     EXPERT = "expert", _("Expert")
+    CAREFUL = "careful", _("Careful")  # a named opponent (issue 32), not a step of the ladder
 
 
 class Tournament(models.Model):

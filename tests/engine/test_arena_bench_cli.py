@@ -201,7 +201,7 @@ def test_arena_panel_prints_one_table_of_the_bot_against_every_panel_bot(capsys)
 
 
 def test_the_panel_holds_the_styles_and_every_table_level_but_the_play_page_offers_table_levels_only():
-    assert set(STYLE_LEVELS) == {"late", "maniac", "rock", "caller"}
+    assert set(STYLE_LEVELS) == {"late", "maniac", "rock", "caller", "careful"}
     assert set(PANEL_LEVELS) == set(STYLE_LEVELS) | set(BOT_LEVELS)
     assert not set(STYLE_LEVELS) & set(BOT_LEVELS)
 

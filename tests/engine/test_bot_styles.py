@@ -9,8 +9,20 @@ from hypothesis import strategies as st
 
 from games.engine import Action, RuleSet, apply, new_match, seat_view
 from games.engine.bots import _BOTS, STYLE_LEVELS, choose_action
-from games.engine.bots.reading import Reading
-from games.engine.bots.styles import BLUFF_BELOW, ROCK_ACCEPT_AT, ROCK_ELEVEN_AT, ROCK_RAISE_AT, last_to_play
+from games.engine.bots.reading import MY_SIDE, THEIR_SIDE, Reading
+from games.engine.bots.styles import (
+    BLUFF_BELOW,
+    CAREFUL_ACCEPT_AT,
+    CAREFUL_ACCEPT_MARGIN,
+    CAREFUL_LATE_RAISE_AT,
+    CAREFUL_RAISE_AT,
+    CAREFUL_RERAISE_AT,
+    ROCK_ACCEPT_AT,
+    ROCK_ELEVEN_AT,
+    ROCK_RAISE_AT,
+    last_to_play,
+    running_loses_the_match,
+)
 from tests.engine.strategies import rulesets
 from tests.engine.test_bots import play_bots
 
@@ -113,6 +125,54 @@ def test_the_rock_raises_and_accepts_only_with_strong_cards_and_never_bluffs():
             elif action.kind == "run":
                 runs += 1
     assert raises and accepts and runs
+
+
+def test_the_careful_player_raises_with_strong_cards_or_late_bluffs_rarely_and_accepts_only_strong_cards():
+    raises = bluffs = raise_backs = accepts = runs = 0
+    for rules in TABLES:
+        for opponent in ("maniac", "hard"):
+            for view, action in decisions_of("careful", rules, 8, opponent):
+                reading = Reading(view, track_played=True)
+                chance = reading.win_chance()
+                pending = view["pending_raise"]
+                if action.kind == "raise" and pending:
+                    raise_backs += 1
+                    assert reading.results.count(MY_SIDE) > reading.results.count(THEIR_SIDE)
+                    assert chance >= CAREFUL_RERAISE_AT
+                elif action.kind == "raise":
+                    raises += 1
+                    late = view["round"] > 1 and last_to_play(reading)
+                    if chance < CAREFUL_RAISE_AT:
+                        assert late  # never a raise in round 1 or before the others played without strong cards
+                        bluffs += chance < CAREFUL_LATE_RAISE_AT
+                elif action.kind == "accept" and pending:
+                    accepts += 1
+                    asked, stake = pending["value"], view["stake"]
+                    bar = max(CAREFUL_ACCEPT_AT, (asked - stake) / (2 * asked) + CAREFUL_ACCEPT_MARGIN)
+                    assert chance >= bar or running_loses_the_match(view)
+                elif action.kind == "run":
+                    runs += 1
+    assert raises and accepts and runs  # raise-backs are rare: the constructed hands below pin them
+    assert bluffs <= 0.15 * raises  # 1 losing card in 20 at the last play of round 3
+
+
+def careful_answer(mine, theirs, first_round):
+    """Seat 0 (careful, holding `mine`) answers seat 1's truco at the start of round 2, after round 1 was
+    played as `first_round` (seat 1's card, then seat 0's)."""
+    state = new_match(RuleSet(), 0, dealer=0, deals=[{"hands": [mine, theirs], "vira": "7D"}])
+    state, _ = apply(state, 1, Action("play", card=first_round[0]))
+    state, _ = apply(state, 0, Action("play", card=first_round[1]))
+    leader = seat_view(state, 0)["turn"]
+    if leader == 0:  # seat 0 took the round and leads round 2: it plays, then seat 1 raises
+        state, _ = apply(state, 0, Action("play", card=mine[1]))
+    state, _ = apply(state, 1, Action("raise"))
+    return choose_action("careful", seat_view(state, 0), random.Random(0))
+
+
+def test_the_careful_player_raises_back_only_when_ahead_in_the_hand():
+    # The manilhas are the queens (vira 7): seat 0 holds the zap (QC) and copas (QH).
+    assert careful_answer(["3S", "QH", "QC"], ["4C", "5D", "6H"], ("4C", "3S")) == Action("raise")  # took round 1
+    assert careful_answer(["4C", "QH", "QC"], ["3S", "5D", "6H"], ("3S", "4C")) == Action("accept")  # lost it
 
 
 def test_a_hopeless_rock_runs_where_the_caller_accepts():

@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games import engine
-from games.engine.bots import BOT_LEVELS, STYLE_LEVELS
+from games.engine.bots import NAMED_OPPONENTS, STYLE_LEVELS, TABLE_LEVELS
 from games.models import BotLevel, Match, Tournament
 from shop.inventory import equip, grant_item
 from shop.models import Item
@@ -68,6 +68,17 @@ def test_the_play_page_offers_the_expert_level_in_both_languages(client, signed_
     match = Match.objects.get()
     assert match.bot_level == "expert"
     assert [s.bot_level for s in match.seats.order_by("number")][1:] == ["expert"] * 3
+
+
+def test_the_careful_player_is_a_named_opponent_in_both_languages_and_plays_at_the_table(client, signed_in_client):
+    html = client.get(reverse("games:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'value="careful" id="id_bot_level_4" required><span>Careful</span>' in html
+    html = client.get(reverse("games:play")).content.decode()
+    assert 'value="careful" id="id_bot_level_4" required><span>Cauteloso</span>' in html
+    signed_in_client.post(reverse("games:play"), {**FORM, "bot_level": "careful"})
+    match = Match.objects.get()
+    assert [s.bot_level for s in match.seats.order_by("number")][1:] == ["careful"] * 3
+    assert "Cauteloso" in signed_in_client.get(reverse("home")).content.decode()
 
 
 def test_everyone_for_themselves_with_four_seats(signed_in_client):
@@ -135,13 +146,14 @@ def test_the_table_uses_the_players_equipped_deck_and_avatar(signed_in_client, u
     assert night.image_url in html  # the card backs of the other seats
 
 
-def test_the_play_page_offers_the_table_levels_and_no_panel_bot(signed_in_client):
-    # The style bots (issue 15) are measuring opponents for the arena, never a choice at a table.
-    html = signed_in_client.get(reverse("games:play")).content.decode()
-    for level in STYLE_LEVELS:
+def test_the_play_page_offers_the_table_levels_and_the_named_opponent_but_no_other_panel_bot(signed_in_client):
+    # The style bots (issue 15) are measuring opponents for the arena; only the named ones (issue 32's
+    # careful player) are a choice at a table.
+    html = signed_in_client.get(reverse("games:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    for level in set(STYLE_LEVELS) - set(NAMED_OPPONENTS):
         assert f'value="{level}"' not in html
-    assert 'value="hard"' in html
-    assert set(BotLevel.values) <= set(BOT_LEVELS)
+    assert 'value="hard"' in html and 'value="careful"' in html and "Careful: bets like" in html
+    assert set(BotLevel.values) <= set(TABLE_LEVELS)
     response = signed_in_client.post(reverse("games:play"), {**FORM, "bot_level": "maniac"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "Select a valid choice" in response.content.decode()
     assert not Match.objects.exists()

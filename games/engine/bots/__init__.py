@@ -25,8 +25,11 @@ _BOTS: dict[str, Callable[[SeatView, random.Random], ActionDict]] = {
     "hard": hard_bot,
     "expert": search_bot,
 }
-# The style bots (bots/styles.py) are for measurement only: the arena plays them, tables do not.
+# The style bots (bots/styles.py) are for measurement: the arena plays them all; of them, tables seat only
+# the named opponents (the Play page offers them after the ladder).
 _BOTS.update(STYLE_BOTS)
+NAMED_OPPONENTS = ("careful",)
+TABLE_LEVELS = BOT_LEVELS + NAMED_OPPONENTS
 # Every level choose_action knows; the arena's panel is all of them.
 ALL_LEVELS = BOT_LEVELS + STYLE_LEVELS
 PANEL_LEVELS = STYLE_LEVELS + BOT_LEVELS
@@ -59,4 +62,14 @@ def decide(level: str, view: SeatView, seed: str | int) -> Action:
     return choose_action(level, view, random.Random(seed))
 
 
-__all__ = ["ALL_LEVELS", "BOT_LEVELS", "PANEL_LEVELS", "SEARCH_LEVELS", "STYLE_LEVELS", "choose_action", "decide"]
+__all__ = [
+    "ALL_LEVELS",
+    "BOT_LEVELS",
+    "NAMED_OPPONENTS",
+    "PANEL_LEVELS",
+    "SEARCH_LEVELS",
+    "STYLE_LEVELS",
+    "TABLE_LEVELS",
+    "choose_action",
+    "decide",
+]

@@ -1,6 +1,7 @@
 """The style panel: opponents with one clear betting habit each, to measure a bot against.
 
-They are not offered at a table (the Play page lists ``BOT_LEVELS`` only); the arena's panel
+They are not offered at a table (the Play page lists ``BOT_LEVELS``), but for ``careful``, a named
+opponent there (``NAMED_OPPONENTS``); the arena's panel
 (``python -m games.engine.arena --bot hard --panel``) plays them so that a bot is not tuned
 against its own kind.  All four play their cards like ``medium`` (``strategic.choose_card``) and
 differ only in how they bet:
@@ -13,6 +14,10 @@ late     raises only after it has seen cards: never in round 1 (not even a raise
 maniac   raises whenever a raise is legal (raise-backs included), accepts everything else.
 rock     raises, raises back and accepts only with strong cards; never bluffs.
 caller   never raises and never runs: accepts every raise and every hand of eleven/ten.
+careful  the published rule-based bots' habits (issue 32): raises with a strong hand, or late in the
+         hand on what it has seen (round 2 or 3, last to play, a card that likely takes it); bluffs
+         rarely (round 3, last to play, 1 losing card in 20); accepts only strong cards (or when running
+         hands the other side the match); raises back only when its side is ahead in the hand.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import cast
 
 from ..state import ActionDict
 from ..view import PendingRaise, SeatView
-from .reading import Reading
+from .reading import MY_SIDE, THEIR_SIDE, Reading
 from .strategic import choose_card
 
 # late: in round 3, last to play, the round is known; a losing card is raised this often (a
@@ -39,6 +44,14 @@ ROCK_RAISE_AT = 0.85
 ROCK_RERAISE_AT = 0.92
 ROCK_ACCEPT_AT = 0.65
 ROCK_ELEVEN_AT = 0.55
+
+CAREFUL_RAISE_AT = 0.8  # a strong hand: raise in any round
+CAREFUL_LATE_RAISE_AT = 0.7  # round 2 or 3, last to play: raise on what it has seen
+CAREFUL_BLUFF = 0.05  # round 3, last to play, a losing card: raised this often
+CAREFUL_ACCEPT_AT = 0.6  # accepts only strong cards (and never below break-even + the margin)
+CAREFUL_ACCEPT_MARGIN = 0.1
+CAREFUL_RERAISE_AT = 0.85  # raises back only when ahead in the hand, and with this much
+CAREFUL_ELEVEN_AT = 0.55
 
 # What counts as a bluff when measuring a bot: a raise made with less than this chance to win
 # the hand (the bot's own estimate, counting the cards played this hand).
@@ -113,6 +126,36 @@ def rock_bot(view: SeatView, rng: random.Random) -> ActionDict:
     return choose_card(reading, legal)
 
 
+def running_loses_the_match(view: SeatView) -> bool:
+    """Running from the pending raise gives the raisers the stake, and with it the match."""
+    pending = cast(PendingRaise, view["pending_raise"])
+    return view["score"][pending["side"]] + view["stake"] >= view["target"]
+
+
+def careful_bot(view: SeatView, rng: random.Random) -> ActionDict:
+    legal = view["legal_actions"]
+    kinds = _kinds(legal)
+    reading = Reading(view, track_played=True)
+    if "play" not in kinds:
+        p = reading.win_chance()
+        if view["pending_raise"] is None:  # a hand of eleven/ten
+            return _only(legal, "accept" if p >= CAREFUL_ELEVEN_AT else "run")
+        ahead = reading.results.count(MY_SIDE) > reading.results.count(THEIR_SIDE)
+        if "raise" in kinds and ahead and p >= CAREFUL_RERAISE_AT:
+            return _only(legal, "raise")
+        bar = max(CAREFUL_ACCEPT_AT, _break_even(view) + CAREFUL_ACCEPT_MARGIN)
+        return _only(legal, "accept" if p >= bar or running_loses_the_match(view) else "run")
+    if "raise" in kinds:
+        p = reading.win_chance()
+        round_number = cast(int, view["round"])
+        late = round_number > 1 and last_to_play(reading)
+        if p >= CAREFUL_RAISE_AT or (late and p >= CAREFUL_LATE_RAISE_AT):
+            return _only(legal, "raise")
+        if late and round_number == 3 and rng.random() < CAREFUL_BLUFF:
+            return _only(legal, "raise")
+    return choose_card(reading, legal)
+
+
 def caller_bot(view: SeatView, rng: random.Random) -> ActionDict:
     legal = view["legal_actions"]
     if "play" not in _kinds(legal):
@@ -125,5 +168,6 @@ STYLE_BOTS: dict[str, Callable[[SeatView, random.Random], ActionDict]] = {
     "maniac": maniac_bot,
     "rock": rock_bot,
     "caller": caller_bot,
+    "careful": careful_bot,
 }
 STYLE_LEVELS = tuple(STYLE_BOTS)
