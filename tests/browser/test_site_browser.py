@@ -23,7 +23,7 @@ from games import engine
 from games.match.rewards import settle_finished_match
 from games.match.starting import create_match, seat_plans_against_ai
 from games.match.tournaments import start_tournament
-from games.models import Match
+from games.models import Match, MatchAnalysis
 from rooms import invitations
 from rooms import services as room_services
 from shop import purchases, wallet
@@ -73,6 +73,10 @@ def player(transactional_db, stocked_shop, stocked_achievements, make_user):
     with transaction.atomic():  # as the move that finishes a match does (row locks on PostgreSQL)
         settle_finished_match(finished, list(finished.seats.all()))
     active = create_match(rules=rules, seats=seat_plans_against_ai(rules, "medium", user=user), bot_level="medium")
+    # An analysis giving way to busy tables (issue 34): its page's progress and why it waits.
+    analysed = create_match(rules=rules, seats=seat_plans_against_ai(rules, "careful", user=user), bot_level="careful")
+    Match.objects.filter(pk=analysed.pk).update(status=Match.Status.FINISHED, winner_side=1, score=[5, 12])
+    MatchAnalysis.objects.create(match=analysed, seat=0, total=40, done=12, worlds=192, waiting=True)
     tournament = start_tournament(user, rules)
     wallet.change_balance(user, currency=wallet.COINS, amount=60, reason="tournament_reward")
     wallet.change_balance(user, currency=wallet.GEMS, amount=3, reason="admin_adjustment")
@@ -89,6 +93,7 @@ def player(transactional_db, stocked_shop, stocked_achievements, make_user):
         "tournament": tournament,
         "purchase": purchase,
         "finished": finished,
+        "analysed": analysed,
         "room": room,
     }
 
@@ -120,6 +125,7 @@ def pages_of(player) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         ("history", "/play/history/"),
         ("replay", f"/play/m/{player['finished'].public_id}/replay/"),
         ("analysis", f"/play/m/{player['finished'].public_id}/analysis/"),
+        ("analysis-waiting", f"/play/m/{player['analysed'].public_id}/analysis/"),
         ("leaderboards", "/leaderboards/"),
         ("privacy", "/privacy/"),
     ]
