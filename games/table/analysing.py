@@ -142,18 +142,19 @@ def give_way(row_pk: int, *, waiting: bool) -> tuple[bool, float]:
     tables are busy and cleared once they are quiet. `waiting` is what the row says now; returns what it
     says after, and the seconds waited."""
     busy = settings.GAMES_ANALYSIS_BUSY_MOVES_PER_S
-    started = time.monotonic()
+    started, waited = time.monotonic(), 0.0
     while pace.moves_per_second() >= busy:
         if not waiting:
             waiting = True
             MatchAnalysis.objects.filter(pk=row_pk).update(waiting=True, updated_at=timezone.now())
             _tell(row_pk)
-        if time.monotonic() - started >= settings.GAMES_ANALYSIS_MAX_WAIT_S:
-            return waiting, time.monotonic() - started  # one decision all the same; still waiting after it
+        if waited >= settings.GAMES_ANALYSIS_MAX_WAIT_S:
+            return waiting, waited  # one decision all the same; still waiting after it
         time.sleep(PACE_TICK_S)
+        waited = time.monotonic() - started
     if waiting:
         MatchAnalysis.objects.filter(pk=row_pk).update(waiting=False, updated_at=timezone.now())
-    return False, time.monotonic() - started
+    return False, waited
 
 
 def _decisions_of(match: Match, seat: int) -> list[dict[str, Any]]:
