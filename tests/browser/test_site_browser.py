@@ -246,7 +246,7 @@ def test_the_play_pages_tables_ai_level_and_start_button_fit_without_scrolling(s
         controls = page.locator(
             ".preset-face, [data-field=bot_level] .choice, [data-more-options] > summary, [data-action=start-match]"
         )
-        assert controls.count() == 10
+        assert controls.count() == 11  # 4 tables, 5 opponents (the ladder and the careful one), 2 more
         for n in range(controls.count()):
             assert inside_viewport(page, controls.nth(n)), (size, signed, controls.nth(n).inner_text())
         context.close()

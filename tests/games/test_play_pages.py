@@ -152,7 +152,7 @@ def test_the_play_page_offers_the_table_levels_and_the_named_opponent_but_no_oth
     html = signed_in_client.get(reverse("games:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     for level in set(STYLE_LEVELS) - set(NAMED_OPPONENTS):
         assert f'value="{level}"' not in html
-    assert 'value="hard"' in html and 'value="careful"' in html and "Careful: bets like" in html
+    assert 'value="hard"' in html and 'value="careful"' in html and "Careful: bets like rule-based truco bots" in html
     assert set(BotLevel.values) <= set(TABLE_LEVELS)
     response = signed_in_client.post(reverse("games:play"), {**FORM, "bot_level": "maniac"}, HTTP_ACCEPT_LANGUAGE="en")
     assert "Select a valid choice" in response.content.decode()
