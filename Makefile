@@ -84,7 +84,7 @@ arena: venv ## BOT=hard MATCHES=4000 [SEED=1] [ARENA_ARGS="--opponents rock,hard
 	$(PY) -m games.engine.arena --panel $(BOT) --matches $(MATCHES) --seed $(SEED) $(ARENA_ARGS)
 
 TABLES ?= 50
-loadtest-rooms: venv ## TABLES=50 SECONDS=30 [URL=..,..] rooms of four people playing each other (action → all four seats updated), beside the floor; needs `BENCH_ROUTES=1 make run`
+loadtest-rooms: venv ## TABLES=50 SECONDS=30 [URL=..,..] [LOADTEST_ARGS=--analyses] rooms of four people playing each other (action → all four seats updated), beside the floor (and the servers analysing a match in a loop); needs `BENCH_ROUTES=1 make run`
 	$(PY) manage.py loadtest_rooms --tables $(TABLES) --seconds $(SECONDS) --url $(URL) $(LOADTEST_ARGS)
 
 bench-layer: venv ## the in-memory channel layer's cost per message at 40/200/400 sockets, Channels' stock sweep vs the throttled one
