@@ -15,6 +15,7 @@ from django.db import connections
 from games import engine
 from games.match.starting import create_match, seat_plans_against_ai
 from games.models import Match
+from tests.support import flush
 from tests.support.live_server import LiveDaphne
 from tests.support.private_redis import PrivateRedis
 
@@ -26,6 +27,7 @@ def pytest_configure(config):
     # Before any test hashes a password (Django caches its hashers at first use); forked live servers
     # inherit it. tests/support/hashers.py says why.
     settings.PASSWORD_HASHERS = ["tests.support.hashers.OneIterationPBKDF2PasswordHasher"]
+    flush.use_delete()
 
 
 @pytest.fixture(autouse=True)
