@@ -80,7 +80,7 @@ BOT     ?= hard
 MATCHES ?= 4000
 SEED    ?= 1
 ARENA_ARGS ?=
-arena: venv ## BOT=hard MATCHES=4000 [SEED=1] [ARENA_ARGS="--opponents rock,hard --tables 2p,4m --results FILE"] BOT against the style panel at the four tables, 95% intervals (both cores; FILE keeps finished matches, a rerun goes on)
+arena: venv ## BOT=hard (or hard+signs: told its partner's sign) MATCHES=4000 [SEED=1] [ARENA_ARGS="--opponents rock,hard --tables 2p,4m --results FILE"] BOT against the style panel at the four tables, 95% intervals (both cores; FILE keeps finished matches, a rerun goes on)
 	$(PY) -m games.engine.arena --panel $(BOT) --matches $(MATCHES) --seed $(SEED) $(ARENA_ARGS)
 
 TABLES ?= 50

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import IO, Any, TypedDict, cast
 
 from .bots import ALL_LEVELS, PANEL_LEVELS, choose_action
+from .bots.signs import own_sign
 from .match import apply, new_match, seats_to_act
 from .rules import RuleSet
 from .view import seat_view
@@ -70,12 +71,18 @@ def play_match(rules: RuleSet, levels: tuple[str, str], seed: int, a_at_even: bo
     state = new_match(rules, seed)
     trucos = [0, 0]
     rng = random.Random(seed)
-    team = state.facts.side_of  # side per seat; bots sit by side parity (seat parity w/o partnership)
+    t = state.facts
+    team = t.side_of  # side per seat; bots sit by side parity (seat parity w/o partnership)
+    (a, a_signs), (b, b_signs) = _with_signs(levels[0]), _with_signs(levels[1])
     while not state.over:
         seat = seats_to_act(state)[0]
         a_here = (team[seat] % 2 == 0) == a_at_even
         view = seat_view(state, seat)
-        action = choose_action(levels[0] if a_here else levels[1], view, rng)
+        partner = next((s for s in t.side_seats[team[seat]] if s != seat), None)
+        if partner is not None and (a_signs if a_here else b_signs):
+            # The partner signed its hand as it was dealt (bots/signs.py): what a table with signals tells.
+            view["partner_signal"] = own_sign(seat_view(state, partner))
+        action = choose_action(a if a_here else b, view, rng)
         if action.kind == "raise" and view["stake"] == state.facts.base:
             trucos[0 if a_here else 1] += 1
         state, _ = apply(state, seat, action)
@@ -311,9 +318,24 @@ def format_result(rules: RuleSet, a: str, b: str, result: dict[str, Any]) -> lis
     return lines
 
 
+# A level named with this suffix (`hard+signs`) is told its partner's sign at 4 seats in pairs, as at a
+# table with partner signals (bots/signs.py); without it a bot plays as at a table without them.
+SIGNS_SUFFIX = "+signs"
+
+
+def _with_signs(level: str) -> tuple[str, bool]:
+    return (level.removesuffix(SIGNS_SUFFIX), True) if level.endswith(SIGNS_SUFFIX) else (level, False)
+
+
+def _level(text: str) -> str:
+    if _with_signs(text)[0] not in ALL_LEVELS:
+        raise argparse.ArgumentTypeError(f"levels are {', '.join(ALL_LEVELS)} (each also with {SIGNS_SUFFIX})")
+    return text
+
+
 def _levels(text: str) -> list[str]:
     levels = [level for level in text.split(",") if level]
-    unknown = [level for level in levels if level not in ALL_LEVELS]
+    unknown = [level for level in levels if _with_signs(level)[0] not in ALL_LEVELS]
     if unknown or not levels:
         raise argparse.ArgumentTypeError(f"levels are {', '.join(ALL_LEVELS)}; not {', '.join(unknown) or 'none'}")
     return levels
@@ -329,12 +351,17 @@ def _tables(text: str) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine.arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--a", choices=ALL_LEVELS, default="medium", help="bot A (default medium)")
-    parser.add_argument("--b", choices=ALL_LEVELS, default="random", help="bot B (default random)")
+    parser.add_argument(
+        "--a",
+        type=_level,
+        default="medium",
+        help=f"bot A (default medium; LEVEL{SIGNS_SUFFIX}: told its partner's signs)",
+    )
+    parser.add_argument("--b", type=_level, default="random", help="bot B (default random)")
     parser.add_argument(
         "--panel",
         metavar="BOT",
-        choices=ALL_LEVELS,
+        type=_level,
         help="play BOT against every panel bot at all four tables (2/4 seats, Paulista/Mineiro); "
         "--a/--b, --seats, --variant, --partnership and --mineiro-style are then ignored",
     )

@@ -7,7 +7,7 @@ edges (actions, events, views, JSON); the engine compares ints, precomputed once
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 RANKS = "4567QJKA23"
 SUITS = "CHSD"
@@ -81,3 +81,13 @@ def mineiro_strengths() -> tuple[int, ...]:
     for place, card in enumerate(MINEIRO_MANILHAS):
         strengths[card] = MANILHA_BASE + 3 - place
     return tuple(strengths)
+
+
+@lru_cache(maxsize=256)
+def card_strengths(manilhas: tuple[str, ...]) -> dict[str, int]:
+    """Card name -> strength (commons 0..9 by rank, manilhas 13..10 high to low), from a view's
+    manilhas (which it lists high to low): what the bots compare cards by."""
+    table = {name: RANKS.index(name[0]) for name in CARD_NAMES}
+    for place, name in enumerate(manilhas):
+        table[name] = MANILHA_BASE + 3 - place
+    return table

@@ -7,7 +7,7 @@ identity of any face-down card not your own.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from .cards import CARD_NAMES, MINEIRO_MANILHAS, RANKS, manilha_rank_for_vira
 from .match import TIE, in_double_round, legal_actions, seats_to_act
@@ -75,6 +75,9 @@ class SeatView(TypedDict):
     last_hand: LastHand | None
     match_over: bool
     match_winner: int | None
+    # Never set by the engine: the site (or the arena) adds the partner's sign for a bot's decision
+    # (bots/signs.py), which only the two partners ever see.
+    partner_signal: NotRequired[str | None]
 
 
 def seat_view(state: MatchState, seat: int) -> SeatView:

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from games import engine
 from games.engine.bots import choose_action, decide
 from games.match import pace, presence
+from games.match.bot_signs import machines_sign, with_partner_sign
 from games.match.clock import schedule_next_turn
 from games.match.locked import locked_match, save_match
 from games.match.rewards import settle_finished_match
@@ -52,6 +53,8 @@ STORED_FIELDS = [
     "own_moves",
     "updated_at",
 ]
+# A move that dealt a hand at a table with partner signals, where a machine signed it.
+SIGNED_FIELDS = [*STORED_FIELDS, "signals"]
 
 # Who made a person's move: the person ("player"), or the table for them ("robot" while they were
 # away or after they left, "clock" when their time ran out). `Match.own_moves` counts them.
@@ -151,7 +154,9 @@ def due_decision(match_pk: int, now=None, *, version: int | None = None) -> DueD
     due = Match.objects.filter(pk=match_pk, status=Match.Status.ACTIVE, deadline__lte=now)
     if version is not None:
         due = due.filter(version=version)
-    match = due.only("pk", "version", "state", "seat_bots", "robot_seats", "deadline_seat").first()
+    match = due.only(
+        "pk", "version", "state", "seat_bots", "robot_seats", "deadline_seat", "partner_signals", "signals"
+    ).first()
     if match is None:
         return None
     bots = match.seat_bots
@@ -177,6 +182,8 @@ def due_decision(match_pk: int, now=None, *, version: int | None = None) -> DueD
     view = engine.seat_view(state, seat)
     if actor == "clock":
         view = clock_view(view)
+    else:
+        view = with_partner_sign(match, state, seat, view)
     return DueDecision(
         match_pk=match.pk,
         version=match.version,
@@ -393,7 +400,8 @@ def _store(
         match.winner_side = engine.match_winner(new_state)
         match.finished_at = now
     schedule_next_turn(match, new_state, now)
-    save_match(match, STORED_FIELDS)
+    # A new hand: the machines partnered with a person sign it (a table with partner signals only).
+    save_match(match, SIGNED_FIELDS if machines_sign(match, new_state) else STORED_FIELDS)
     told = [MatchEvent(match=match, version=match.version, seat=seat, actor=actor, data=event) for event in told_first]
     told += [
         MatchEvent(

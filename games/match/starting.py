@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games import engine
 from games.engine.cards import CARD_NAMES
+from games.match.bot_signs import machines_sign
 from games.match.clock import schedule_next_turn
 from games.models import DealtCards, Match, MatchEvent, Seat
 
@@ -97,6 +98,8 @@ def create_match(
             )
             for n, plan in enumerate(seats)
         )
+        if machines_sign(match, state):  # a room's bots sign their first hand to their person partners
+            match.save(update_fields=["signals"])
         schedule_next_turn(match, state, timezone.now())
         match.save(update_fields=["deadline", "deadline_seat", "turn_started_at"])
         record_deal(match, state)

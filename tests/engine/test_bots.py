@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from games.engine import Action, RuleSet, apply, new_match, seat_view, seats_to_act
 from games.engine.bots import _BOTS, BOT_LEVELS, choose_action, search
-from games.engine.bots.reading import card_strengths
 from games.engine.bots.strategic import eleven_threshold
+from games.engine.cards import card_strengths
 from tests.engine.strategies import online_mineiro_rulesets, rulesets
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 from itertools import product
 from typing import cast
 
-from ..cards import CARD_NAMES, RANKS, deck_cards
+from ..cards import CARD_NAMES, card_strengths, deck_cards
 from ..match import TIE, hand_outcome
 from ..state import ActionDict, PlayView
 from ..view import SeatView
@@ -27,15 +27,6 @@ PARTNER_LIFT = 0.18
 def base_stake(view: SeatView) -> int:
     """What a hand is worth before anyone raises it (RULES §6)."""
     return 1 if view["rules"]["variant"] == "paulista" else 2
-
-
-@lru_cache(maxsize=256)
-def card_strengths(manilhas: tuple[str, ...]) -> dict[str, int]:
-    """Card name -> strength (commons 0..9 by rank, manilhas 13..10 high to low)."""
-    table = {name: RANKS.index(name[0]) for name in CARD_NAMES}
-    for place, name in enumerate(manilhas):  # the view lists manilhas high to low
-        table[name] = MANILHA_BASE + 3 - place
-    return table
 
 
 @lru_cache(maxsize=8)

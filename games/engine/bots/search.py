@@ -42,6 +42,7 @@ from ..state import (
 )
 from ..view import SeatView
 from .reading import hand_winner
+from .signs import partner_sign_in_hand
 from .strategic import match_chances
 
 
@@ -75,6 +76,10 @@ PARTNER_ROUND = 0.25
 # for having accepted (or raised) a hand that now stands above its base value.
 RAISE_FLOOR, RAISE_MID, RAISE_WIDTH = 0.12, 0.62, 0.08
 SHOWED_FLOOR, SHOWED_MID, SHOWED_WIDTH = 0.3, 0.45, 0.12
+# The partner's sign (bots/signs.py): a world whose partner holds another best card keeps this weight,
+# and with a sign the worlds are drawn from this many times the deals needed.
+SIGN_DOUBT = 0.02
+SIGN_POOL_FACTOR = 8
 
 # The shapes of a decision (types only).
 Slots = list[tuple[int, int]]  # (seat, how many unseen cards it holds)
@@ -309,16 +314,23 @@ class Search:
     def _worlds(self, skeleton: MatchState, slots: Slots, pool: list[int], count: int) -> list[MatchState]:
         """``count`` full states consistent with the view, drawn in proportion to the weights."""
         evidence = self._evidence(skeleton)
-        draws = count * (self.budget.pool_factor if evidence else 1)
+        signed = self._partner_sign(slots)
+        # A sign fits about one deal in nine (the partner holding one given manilha): more deals to draw from.
+        draws = count * (max(self.budget.pool_factor, SIGN_POOL_FACTOR) if signed else self.budget.pool_factor)
+        if not evidence and not signed:
+            draws = count
         worlds: list[MatchState] = []
         weights: list[float] = []
         rng = self.rng
         for _ in range(draws):
             world = self._deal(skeleton, slots, pool, rng)
             worlds.append(world)
-            weights.append(_weight(world, evidence, self.side) if evidence else 1.0)
+            weight = _weight(world, evidence, self.side) if evidence else 1.0
+            if signed is not None:
+                weight *= _sign_weight(world, *signed)
+            weights.append(weight)
         self.stats["worlds"] = draws
-        if not evidence:
+        if not evidence and not signed:
             return worlds
         total = sum(weights)
         if total <= 0:
@@ -369,6 +381,15 @@ class Search:
         world.stock = ()
         return world
 
+    def _partner_sign(self, slots: Slots) -> tuple[int, int, int] | None:
+        """(partner, low, high): the strengths the partner's sign gives its best card still in hand
+        (bots/signs.py), when the partner's cards are unseen and the view carries its sign."""
+        partner = next((s for s in self.t.side_seats[self.side] if s != self.seat), None)
+        if partner is None or all(s != partner for s, _ in slots):
+            return None
+        signed = partner_sign_in_hand(self.view, partner)
+        return None if signed is None else (partner, *signed)
+
     def _evidence(self, state: MatchState) -> Evidence:
         """What the other side did that its cards explain: (seat, curve) pairs, weighted per world."""
         t, side = self.t, self.side
@@ -399,6 +420,13 @@ def _pick(candidates: Sequence[Action], values: Sequence[float], raise_is_free: 
         if action.kind == "play" and action.face_down:
             return action
     return close[0]
+
+
+def _sign_weight(world: MatchState, partner: int, low: int, high: int) -> float:
+    """1 when the partner's best card in this world is what its sign says, else SIGN_DOUBT (a person
+    may sign loosely: a world against the sign stays possible, rare)."""
+    best = max((world.strength[c] for c in world.hands[partner]), default=-1)
+    return 1.0 if low <= best <= high else SIGN_DOUBT
 
 
 def _logistic(x: float) -> float:

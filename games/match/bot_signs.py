@@ -1,0 +1,54 @@
+"""The signs a table's machines send their person partners (issue 32 item 4).
+
+At a 4-seat table in pairs that allows partner signals (the room's option), a bot's seat or a robot's
+(a person away or gone) signs its hand to its partner as the hand is dealt, as a person does with the
+signals panel: the sign of its best card (engine `bots/signs.py`), stored like a person's
+(`Match.signals`, under the move's row lock) and shown only to the partner (games.match.signals).
+The other way, a machine deciding is told its person partner's sign for the hand in play
+(`with_partner_sign`), which the search bot (`expert`) reads when it deals the unseen cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games import engine
+from games.engine.bots.signs import own_sign
+from games.models import Match
+
+
+def _partner(state: engine.MatchState, seat: int) -> int | None:
+    t = state.facts
+    members = t.side_seats[t.side_of[seat]]
+    return next((s for s in members if s != seat), None) if t.seats == 4 and len(members) == 2 else None
+
+
+def machines_sign(match: Match, state: engine.MatchState) -> bool:
+    """Give every machine seat with a person partner its sign for the hand in play, once a hand;
+    True if `match.signals` changed (the caller saves it with the move)."""
+    if not match.partner_signals or state.over:
+        return False
+    machines = {s for s, bot in enumerate(match.seat_bots) if bot} | set(match.robot_seats)
+    signals = dict(match.signals)
+    for seat in sorted(machines):
+        partner = _partner(state, seat)
+        if partner is None or match.seat_bots[partner]:
+            continue  # a bot's partner is a bot: nobody to tell
+        entry: Any = signals.get(str(seat))
+        if entry and entry.get("hand") == state.hand_number:
+            continue  # signed this hand already (or the person did, before a robot took the seat)
+        signals[str(seat)] = {"hand": state.hand_number, "signal": own_sign(engine.seat_view(state, seat))}
+    changed = signals != match.signals
+    match.signals = signals
+    return changed
+
+
+def with_partner_sign(match: Match, state: engine.MatchState, seat: int, view: engine.SeatView) -> engine.SeatView:
+    """A machine's view with its partner's sign for the hand in play, when the table allows signals."""
+    partner = _partner(state, seat)
+    if not match.partner_signals or partner is None:
+        return view
+    entry: Any = match.signals.get(str(partner))
+    if not entry or entry.get("hand") != state.hand_number:
+        return view
+    return {**view, "partner_signal": entry["signal"]}
