@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import IO, Any, TypedDict, cast
 
 from .bots import ALL_LEVELS, PANEL_LEVELS, choose_action
-from .bots.signs import own_sign
+from .bots.signs import own_sign, partner_seat
 from .match import apply, new_match, seats_to_act
 from .rules import RuleSet
 from .view import seat_view
@@ -78,7 +78,7 @@ def play_match(rules: RuleSet, levels: tuple[str, str], seed: int, a_at_even: bo
         seat = seats_to_act(state)[0]
         a_here = (team[seat] % 2 == 0) == a_at_even
         view = seat_view(state, seat)
-        partner = next((s for s in t.side_seats[team[seat]] if s != seat), None)
+        partner = partner_seat(t, seat)
         if partner is not None and (a_signs if a_here else b_signs):
             # The partner signed its hand as it was dealt (bots/signs.py): what a table with signals tells.
             view["partner_signal"] = own_sign(seat_view(state, partner))

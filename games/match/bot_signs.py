@@ -13,14 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from games import engine
-from games.engine.bots.signs import own_sign
+from games.engine.bots.signs import own_sign, partner_seat
 from games.models import Match
-
-
-def _partner(state: engine.MatchState, seat: int) -> int | None:
-    t = state.facts
-    members = t.side_seats[t.side_of[seat]]
-    return next((s for s in members if s != seat), None) if t.seats == 4 and len(members) == 2 else None
 
 
 def machines_sign(match: Match, state: engine.MatchState) -> bool:
@@ -31,7 +25,7 @@ def machines_sign(match: Match, state: engine.MatchState) -> bool:
     machines = {s for s, bot in enumerate(match.seat_bots) if bot} | set(match.robot_seats)
     signals = dict(match.signals)
     for seat in sorted(machines):
-        partner = _partner(state, seat)
+        partner = partner_seat(state.facts, seat)
         if partner is None or match.seat_bots[partner]:
             continue  # a bot's partner is a bot: nobody to tell
         entry: Any = signals.get(str(seat))
@@ -45,7 +39,7 @@ def machines_sign(match: Match, state: engine.MatchState) -> bool:
 
 def with_partner_sign(match: Match, state: engine.MatchState, seat: int, view: engine.SeatView) -> engine.SeatView:
     """A machine's view with its partner's sign for the hand in play, when the table allows signals."""
-    partner = _partner(state, seat)
+    partner = partner_seat(state.facts, seat)
     if not match.partner_signals or partner is None:
         return view
     entry: Any = match.signals.get(str(partner))

@@ -7,9 +7,9 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games import engine
-from games.engine.bots.signs import own_sign
+from games.engine.bots.signs import SIGNS, own_sign
 from games.match.moves import due_decision
-from games.match.signals import send_signal, signal_facts
+from games.match.signals import SIGNALS, send_signal, signal_facts
 from games.match.starting import SeatPlan, create_match
 from tests.support.matches import act, human_turn_action, pushed_fragments, state_of, sweep
 
@@ -37,6 +37,7 @@ def next_move(match) -> None:
 
 
 def test_a_bot_partner_signs_every_hand_to_its_person_and_to_nobody_else(make_user):
+    assert set(SIGNS) == set(SIGNALS)  # a bot signs with the panel's own signs
     match = table_with_a_bot_partner(make_user)
     first = state_of(match)
     sign = own_sign(engine.seat_view(first, 2))

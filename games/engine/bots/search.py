@@ -42,7 +42,7 @@ from ..state import (
 )
 from ..view import SeatView
 from .reading import hand_winner
-from .signs import partner_sign_in_hand
+from .signs import partner_seat, partner_sign_in_hand
 from .strategic import match_chances
 
 
@@ -315,10 +315,10 @@ class Search:
         """``count`` full states consistent with the view, drawn in proportion to the weights."""
         evidence = self._evidence(skeleton)
         signed = self._partner_sign(slots)
-        # A sign fits about one deal in nine (the partner holding one given manilha): more deals to draw from.
-        draws = count * (max(self.budget.pool_factor, SIGN_POOL_FACTOR) if signed else self.budget.pool_factor)
-        if not evidence and not signed:
-            draws = count
+        if signed:  # a sign fits about one deal in nine (the partner holding one given manilha)
+            draws = count * max(self.budget.pool_factor, SIGN_POOL_FACTOR)
+        else:
+            draws = count * (self.budget.pool_factor if evidence else 1)
         worlds: list[MatchState] = []
         weights: list[float] = []
         rng = self.rng
@@ -384,7 +384,7 @@ class Search:
     def _partner_sign(self, slots: Slots) -> tuple[int, int, int] | None:
         """(partner, low, high): the strengths the partner's sign gives its best card still in hand
         (bots/signs.py), when the partner's cards are unseen and the view carries its sign."""
-        partner = next((s for s in self.t.side_seats[self.side] if s != self.seat), None)
+        partner = partner_seat(self.t, self.seat)
         if partner is None or all(s != partner for s, _ in slots):
             return None
         signed = partner_sign_in_hand(self.view, partner)

@@ -6,7 +6,7 @@ partners at a table that allows signals (the room's option) a bot sends the sign
 is dealt, and reads its person partner's: only the two partners ever see them (games.match.signals).
 
 A bot's view carries its partner's sign for the hand in play as ``partner_signal`` (the site adds it;
-the arena too with ``--signals``); a view without it is read as before.
+the arena too, for a level named ``LEVEL+signs``); a view without it is read as before.
 """
 
 from __future__ import annotations
@@ -14,17 +14,23 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..cards import MANILHA_BASE, RANKS, card_strengths
+from ..rules import RuleFacts
 from ..view import SeatView
 
 SIGNS = ("zap", "copas", "espadilha", "ouros", "three", "nothing")
 THREE = RANKS.index("3")  # the strongest common card
-_MANILHA_SIGNS = {MANILHA_BASE + 3 - place: sign for place, sign in enumerate(("zap", "copas", "espadilha", "ouros"))}
+_MANILHA_SIGNS = {MANILHA_BASE + 3 - place: sign for place, sign in enumerate(SIGNS[:4])}  # clubs to diamonds
 # The strengths a sign says the signer's best card has (both ends included).
 SIGNED_STRENGTHS = {
     **{sign: (strength, strength) for strength, sign in _MANILHA_SIGNS.items()},
     "three": (THREE, THREE),
     "nothing": (0, THREE - 1),
 }
+
+
+def partner_seat(t: RuleFacts, seat: int) -> int | None:
+    """The other seat of `seat`'s side (4 seats in pairs), else None."""
+    return next((s for s in t.side_seats[t.side_of[seat]] if s != seat), None)
 
 
 def sign_of(best_strength: int) -> str:
