@@ -46,24 +46,33 @@ PRESETS = {
 }
 # Two cards drawn on each table's tile: Paulista's highest common cards, Mineiro's zap and copas.
 PRESET_CARDS = {"paulista": ("3C", "2H"), "mineiro": ("4C", "7H")}
-# The options that apply to some tables only: the page shows them only there, and the server ignores
-# them elsewhere (whatever was posted). `four`: 4 seats; `mineiro`: the Mineiro variant; `single`: a
-# single match (a tournament's stages have their own AI levels).
-APPLIES_TO = {"partnership": "four", "mineiro_style": "mineiro", "bot_level": "single"}
+# The options that apply to some tables only: the page shows them only there (its CSS reads the same
+# words in `data-applies`), and the server ignores them elsewhere (whatever was posted). `four`: 4
+# seats; `mineiro`: the Mineiro variant; `single`: a single match (a tournament's stages have their own
+# AI levels); `teams`: 4 seats played in teams of two.
+APPLIES_TO = {
+    "partnership": ("four",),
+    "mineiro_style": ("mineiro",),
+    "bot_level": ("single",),
+    "partner_signals": ("four", "single", "teams"),
+}
 # Folded under "More options", in this order; the table and the AI level stay in sight.
-MORE_OPTIONS = ("mode", "partnership", "mineiro_style", "move_seconds", "deck", "face_down", "all_tied")
+MORE_OPTIONS = (
+    "mode",
+    "partnership",
+    "partner_signals",
+    "mineiro_style",
+    "move_seconds",
+    "deck",
+    "face_down",
+    "all_tied",
+)
 
 
-def applies(name: str, *, variant: str, seats: int, mode: str) -> bool:
-    """Whether the option `name` counts for a match of this variant, seats and mode."""
-    needs = APPLIES_TO.get(name)
-    if needs == "four":
-        return seats == 4
-    if needs == "mineiro":
-        return variant == "mineiro"
-    if needs == "single":
-        return mode == "single"
-    return True
+def applies(name: str, *, variant: str, seats: int, mode: str, teams: bool = True) -> bool:
+    """Whether the option `name` counts for a match of this variant, seats, mode and partnership."""
+    met = {"four": seats == 4, "mineiro": variant == "mineiro", "single": mode == "single", "teams": teams}
+    return all(met[need] for need in APPLIES_TO.get(name, ()))
 
 
 class PlayForm(forms.Form):
@@ -86,6 +95,14 @@ class PlayForm(forms.Form):
         coerce=lambda v: v == "yes",
         choices=[("yes", _("Teams of two")), ("no", _("Each for themselves"))],
         initial="yes",
+        widget=forms.RadioSelect,
+    )
+    partner_signals = forms.TypedChoiceField(
+        label=_("Partner signals"),
+        coerce=lambda v: v == "yes",
+        choices=[("no", _("No signals")), ("yes", _("With signals"))],
+        initial="no",
+        required=False,  # choices remembered before it existed still validate (blank = no signals, below)
         widget=forms.RadioSelect,
     )
     bot_level = forms.ChoiceField(
@@ -134,9 +151,15 @@ class PlayForm(forms.Form):
         # Every value was checked above; that of an option that does not apply to this table is ignored
         # (no teams for two, the classic style for Paulista, no AI level for a tournament's stages).
         table = {"variant": data["variant"], "seats": data["seats"], "mode": data["mode"]}
-        for name, default in (("partnership", False), ("mineiro_style", "classic"), ("bot_level", None)):
-            if not applies(name, **table):
+        for name, default in (
+            ("partnership", False),
+            ("mineiro_style", "classic"),
+            ("bot_level", None),
+            ("partner_signals", False),
+        ):
+            if not applies(name, **table, teams=bool(data.get("partnership"))):
                 data[name] = default
+        data["partner_signals"] = data.get("partner_signals") is True
         face_down = {"": None, "on": True, "off": False}[data.get("face_down") or ""]
         try:
             data["rules"] = engine.RuleSet.from_dict(
@@ -185,12 +208,12 @@ class PlayForm(forms.Form):
     def more_chosen(self) -> list[str]:
         """The options under "More options" that differ from their default, in words (the folded summary)."""
         variant, seats = PRESETS[self.chosen_preset()]
-        mode = self.value_of("mode")
+        mode, teams = self.value_of("mode"), self.value_of("partnership") != "no"
         words = []
         for name in MORE_OPTIONS:
             field, value = self.fields[name], self.value_of(name)
             default = "" if field.initial is None else str(field.initial)
-            if value != default and value and applies(name, variant=variant, seats=seats, mode=mode):
+            if value != default and value and applies(name, variant=variant, seats=seats, mode=mode, teams=teams):
                 choices = getattr(field, "choices", ())  # every option of "Mais opções" is a choice
                 words.append(str(dict((str(k), v) for k, v in choices).get(value, "")))
         return [word for word in words if word]

@@ -55,7 +55,11 @@ def play(request):
             remember_guest_seat(request.session, token)
             plans = seat_plans_against_ai(data["rules"], data["bot_level"], guest_token=token)
         match = create_match(
-            rules=data["rules"], seats=plans, bot_level=data["bot_level"], move_seconds=data["move_seconds"]
+            rules=data["rules"],
+            seats=plans,
+            bot_level=data["bot_level"],
+            move_seconds=data["move_seconds"],
+            partner_signals=data["partner_signals"],
         )
         return redirect("games:table", public_id=match.public_id)
     return _play_page(request, form)

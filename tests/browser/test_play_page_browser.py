@@ -88,8 +88,10 @@ def test_choosing_a_table_shows_only_the_options_that_apply_to_it(site_server, b
     # Paulista for two: neither the teams nor the Mineiro style; the face-down default is Paulista's.
     assert not shown(page, teams) and not shown(page, style)
     assert shown(page, "[data-applies=paulista]") and not shown(page, ".variant-default[data-applies=mineiro]")
+    signals = "[data-field=partner_signals]"
+    assert not shown(page, signals)
     page.check("input[name=preset][value=paulista-4]")
-    assert shown(page, teams) and not shown(page, style)
+    assert shown(page, teams) and not shown(page, style) and shown(page, signals)
     page.check("input[name=preset][value=mineiro-2]")
     assert not shown(page, teams) and shown(page, style)
     assert shown(page, ".variant-default[data-applies=mineiro]") and not shown(page, "[data-applies=paulista]")
@@ -100,6 +102,7 @@ def test_choosing_a_table_shows_only_the_options_that_apply_to_it(site_server, b
     expect(tile.locator("[data-teams=yes]")).to_be_visible()
     expect(tile.locator("[data-teams=no]")).to_be_hidden()
     page.check("input[name=partnership][value=no]")
+    assert not shown(page, signals)  # signals are between partners
     expect(tile.locator("[data-teams=no]")).to_have_text("cada um por si")
     expect(tile.locator("[data-teams=no]")).to_be_visible()
     expect(tile.locator("[data-teams=yes]")).to_be_hidden()

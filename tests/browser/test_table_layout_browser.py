@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from games import engine
+from games.match.starting import create_match, seat_plans_against_ai
 from tests.support.browser import LANDSCAPE, SIZES, open_page, settles_on_screen, wait_until_live
 from tests.support.hooks import DUEL
 from tests.support.table_states import table_in_state
@@ -48,4 +50,27 @@ def test_every_control_of_the_table_state_is_on_screen(site_server, browser, due
     if SCREENSHOTS_DIR:
         Path(SCREENSHOTS_DIR).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=f"{SCREENSHOTS_DIR}/table-{state}-{size}.png")
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_at_a_table_of_four_with_signals_the_ai_partners_sign_and_the_signs_to_send_are_on_screen(
+    site_server, browser, duel, size
+):
+    viewer, _ = duel
+    rules = engine.RuleSet(variant="paulista", seats=4, partnership=True)
+    plans = seat_plans_against_ai(rules, "medium", user=viewer)
+    match = create_match(rules=rules, seats=plans, bot_level="medium", seed=3, partner_signals=True)
+    context, page = open_page(browser, site_server, size=size, language="pt-BR", user=viewer)
+    page.goto(f"{site_server.url}/play/m/{match.public_id}/")
+    wait_until_live(page)
+    received = page.locator("[data-partner-signal]")
+    expect(received).to_have_attribute("data-partner-signal", match.signals["2"]["signal"])
+    assert settles_on_screen(page, received), f"the partner's sign is off screen at {size}"
+    for n in range(page.locator("[data-signal-button]").count()):
+        button = page.locator("[data-signal-button]").nth(n)
+        assert settles_on_screen(page, button), f"signal button #{n} is off screen at {size}"
+    if SCREENSHOTS_DIR:
+        Path(SCREENSHOTS_DIR).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=f"{SCREENSHOTS_DIR}/table-signals-4-{size}.png")
     context.close()

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from games import engine
+from games.engine.bots.signs import own_sign
 from games.forms import LAST_OPTIONS_KEY
 from games.models import Match, Tournament
 from tests.support.matches import PLAY_FORM
@@ -134,3 +135,29 @@ def test_the_page_speaks_portuguese_first(client):
     html = client.get(reverse("games:play")).content.decode()
     for words in ("Escolha a mesa", "Mais opções", "4 jogadores", "em duplas", "cada um por si", "1 contra 1"):
         assert words in html, words
+
+
+def test_partner_signals_count_only_at_a_single_match_of_four_in_teams_and_the_ai_partner_signs(signed_in_client):
+    # Four in teams: the table allows signals, and the AI partner (seat 2) signs its first hand to the person.
+    start(signed_in_client, "paulista-4", partner_signals="yes")
+    match = Match.objects.get()
+    state = engine.from_json(match.state)
+    assert match.partner_signals and set(match.signals) == {"2"}
+    assert match.signals["2"] == {"hand": state.hand_number, "signal": own_sign(engine.seat_view(state, 2))}
+    page = signed_in_client.get(reverse("games:table", args=[match.public_id]), HTTP_ACCEPT_LANGUAGE="en")
+    assert f'data-partner-signal="{match.signals["2"]["signal"]}"' in page.content.decode()
+    # Anywhere else the option is ignored: two seats, each for themselves, a tournament's stages.
+    for preset, more in (
+        ("paulista-2", {}),
+        ("mineiro-4", {"partnership": "no"}),
+        ("mineiro-4", {"mode": "tournament"}),
+    ):
+        Match.objects.all().delete()
+        start(signed_in_client, preset, partner_signals="yes", **more)
+        assert not Match.objects.get().partner_signals and Match.objects.get().signals == {}, (preset, more)
+
+
+def test_the_partner_signals_option_shows_only_for_single_matches_of_four_in_teams(client):
+    html = client.get(reverse("games:play"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'data-field="partner_signals" data-default="no" data-applies="four single teams"' in html
+    assert checked(html, "partner_signals") == ["no"]
