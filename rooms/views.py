@@ -193,13 +193,13 @@ def again(request, public_id: str):
 @login_required
 @require_POST
 def options_open(request, code: str):
-    return _options_call(request, code, options_service.open_panel)
+    return _options_call(request, code, options_service.open_panel, in_place=True)
 
 
 @login_required
 @require_POST
 def options_close(request, code: str):
-    return _options_call(request, code, options_service.close_panel)
+    return _options_call(request, code, options_service.close_panel, in_place=True)
 
 
 @login_required
@@ -214,11 +214,18 @@ def options_save(request, code: str):
     return _options_call(request, code, lambda user, room_code: options_service.change_options(user, room_code, chosen))
 
 
-def _options_call(request, code: str, call) -> HttpResponse:
+def _options_call(request, code: str, call, *, in_place: bool = False) -> HttpResponse:
     try:
-        call(request.user, code)
+        room = call(request.user, code)
     except RoomRefused as refusal:
         messages.error(request, refusal_text(refusal))
+        return go(request, reverse("rooms:room", kwargs={"code": code}))
+    if in_place and request.headers.get("HX-Request"):
+        # The panel opens or closes where it stands, as the room's socket redraws it for everyone. A
+        # reload here raced that push: the chief could type into the form the socket drew and save,
+        # and the reload then threw the save away (a browser test caught it now and then).
+        context = rendering.options_context(room, request.user, changeable=selectors.options_changeable(room))
+        return HttpResponse(rendering.render_room_options(context, oob=True))
     return go(request, reverse("rooms:room", kwargs={"code": code}))
 
 

@@ -57,6 +57,27 @@ def test_the_chief_sets_the_options_from_the_panel(client, person):
 
 
 @pytest.mark.django_db
+def test_the_panel_opens_and_closes_in_place_without_reloading_the_page(client, person):
+    # A reload after "open" raced the room socket's push of the same form: a save typed into the pushed
+    # form was thrown away by the reload. The htmx answer is now the region itself, swapped where it is.
+    ana = person("Ana")
+    room = services.create_room(ana, options(seats=4, partnership=True))
+    client.force_login(ana)
+    opened = client.post(f"/rooms/r/{room.code}/options/open/", HTTP_HX_REQUEST="true")
+    html = opened.content.decode()
+    assert opened.status_code == 200 and "HX-Redirect" not in opened.headers
+    assert '<div id="room-options" class="room-options-region" hx-swap-oob="true">' in html
+    assert 'data-form="table-options"' in html and 'data-option="signals"' in html
+    room.refresh_from_db()
+    assert room.options_opened_at is not None
+    closed = client.post(f"/rooms/r/{room.code}/options/close/", HTTP_HX_REQUEST="true")
+    html = closed.content.decode()
+    assert closed.status_code == 200 and 'data-form="table-options"' not in html and "data-action=\"open-options\"" in html
+    # Without htmx (no script), the page is sent again, as before.
+    assert client.post(f"/rooms/r/{room.code}/options/open/").status_code == 302
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("chosen", "message"),
     [
