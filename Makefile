@@ -62,8 +62,8 @@ screenshots: venv ## docs/screenshots/ from scratch: a full-resolution PNG of ev
 	rm -f docs/screenshots/*.png
 	SCREENSHOTS_DIR=docs/screenshots $(PY) -m pytest -m browser -q tests/browser/test_site_browser.py \
 		tests/browser/test_table_layout_browser.py tests/browser/test_cards_browser.py \
-		tests/browser/test_every_state_browser.py \
-		-k "speaks_one_language or bell_shows or control_of_the_table or ai_partners_sign or cards_read_at_a_glance or every_state_shows_its_hooks" $(PYTEST_ARGS)
+		tests/browser/test_every_state_browser.py tests/browser/test_play_page_browser.py \
+		-k "speaks_one_language or bell_shows or control_of_the_table or ai_partners_sign or cards_read_at_a_glance or every_state_shows_its_hooks or screenshots_of_the_play_page" $(PYTEST_ARGS)
 
 messages: venv ## refresh the pt-BR .po catalogues after changing user-facing text (needs gettext)
 	for app in accounts games rooms shop stats; do (cd $$app && ../$(PY) ../manage.py makemessages -l pt_BR); done
