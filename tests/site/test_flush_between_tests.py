@@ -39,6 +39,10 @@ def test_the_flush_after_a_committing_test_empties_every_table_and_brings_back_t
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite's flush is DELETE already")
 def test_on_postgresql_the_flush_between_tests_deletes_rather_than_truncates():
     statements = connection.ops.sql_flush(no_style(), ["games_match", "accounts_profile"])
-    assert statements == ['DELETE FROM "games_match";', 'DELETE FROM "accounts_profile";']
+    assert statements == [
+        'LOCK TABLE "games_match", "accounts_profile" IN ACCESS EXCLUSIVE MODE;',
+        'DELETE FROM "games_match";',
+        'DELETE FROM "accounts_profile";',
+    ]
     # What only TRUNCATE does is still Django's.
     assert connection.ops.sql_flush(no_style(), ["games_match"], reset_sequences=True)[0].startswith("TRUNCATE")
