@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
 from games import engine
+from games.match.bot_signs import signal_for_hand
 from games.match.locked import locked_match
 from games.match.moves import ActionRefused
 from games.models import Match
@@ -49,9 +50,7 @@ def signal_facts(signals: dict[str, Any], view: Mapping[str, Any], enabled: bool
         return {"enabled": False, "received": None, "sent": None}
 
     def this_hand(seat: int | None) -> str | None:
-        entry: Any = signals.get(str(seat))
-        live = entry and not view["match_over"] and entry.get("hand") == view["hand_number"]
-        return entry["signal"] if live else None
+        return None if view["match_over"] else signal_for_hand(signals, seat, view["hand_number"])
 
     return {"enabled": True, "received": this_hand(partner), "sent": this_hand(view["seat"])}
 

@@ -2,8 +2,9 @@
 
 A sign names a seat's best card of the hand: the manilha of clubs (``zap``), of hearts (``copas``), of
 spades (``espadilha``), of diamonds (``ouros``), else a three (``three``), else ``nothing``. Between
-partners at a table that allows signals (the room's option) a bot sends the sign of its hand as the hand
-is dealt, and reads its person partner's: only the two partners ever see them (games.match.signals).
+partners at a table that allows signals (a room's option, or the Play page's) a bot sends the sign of
+its hand as the hand is dealt, and reads its person partner's: only the two partners ever see them
+(games.match.signals).
 
 A bot's view carries its partner's sign for the hand in play as ``partner_signal`` (the site adds it;
 the arena too, for a level named ``LEVEL+signs``); a view without it is read as before.
